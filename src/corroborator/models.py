@@ -1,0 +1,251 @@
+"""Typed records passed between stages, storage, linking and exports.
+
+Every extracted record carries `start`/`end` character offsets into the document's
+working text, so that `text[start:end] == record.text` always holds: an investigator
+must be able to see the exact source words behind every field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ENTITY_KINDS = ("person", "armed_group", "organization", "place", "outlet")
+SPEAKER_ROLES = ("perpetrator", "witness", "victim", "official", "accused", "journalist", "other")
+STANCES = ("asserts", "denies")
+VICTIM_GROUPS = (
+    "civilians",
+    "children",
+    "women",
+    "elderly",
+    "prisoners_of_war",
+    "wounded",
+    "own_soldiers",
+    "deserters",
+    "detainees",
+)
+INCIDENT_TYPES = (
+    "killing_civilians",
+    "killing_captives",
+    "no_quarter_order",
+    "killing_own_forces",
+    "torture_mistreatment",
+    "attack_populated_area",
+    "sexual_violence",
+    "abduction_detention",
+    "deportation_transfer",
+    "coercion_of_troops",
+    "other",
+)
+EVIDENCE_TYPES = (
+    "confession",
+    "pow_testimony",
+    "witness_testimony",
+    "intercepted_communication",
+    "official_statement",
+    "document",
+    "video",
+    "investigation",
+    "journalism",
+)
+STATUSES = ("confessed", "alleged", "denied", "disputed", "corroborated", "confirmed")
+PLACE_PRECISIONS = ("settlement", "admin2", "admin1", "country", "unknown")
+DATE_PRECISIONS = ("day", "week", "month", "year", "unknown")
+
+
+def to_dict(record: Any) -> dict[str, Any]:
+    """Plain-JSON form of a record (dataclasses nest)."""
+    return asdict(record)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Exact source words: `text == doc_text[start:end]`."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class RawRecord:
+    """One document as read from an input file, before normalisation and storage.
+
+    `original` is the record's own bytes (the file, a JSON line, a WARC payload);
+    `container` is the whole file it came from, archived as well.
+    """
+
+    source_file: str
+    original: bytes
+    text: str
+    container_path: str
+    url: str | None = None
+    title: str | None = None
+    outlet: str | None = None
+    published: str | None = None
+    language: str | None = None
+    record_id: str | None = None
+    media_type: str = "text/plain"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An input that could not be read, with the reason shown to the user."""
+
+    source_file: str
+    reason: str
+
+
+@dataclass
+class Document:
+    document_id: str
+    sha256: str
+    source_file: str
+    text: str
+    url: str | None = None
+    title: str | None = None
+    outlet: str | None = None
+    published: str | None = None
+    language: str | None = None
+    ingested_at: str | None = None
+    duplicate_of: str | None = None
+    story_id: str | None = None
+    ledger_seq: int | None = None
+    archive_path: str | None = None
+    offset_map: list[tuple[int, int]] = field(default_factory=list)
+    media_type: str = "text/plain"
+
+    def export(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("offset_map")
+        d.pop("media_type")
+        return d
+
+
+@dataclass(frozen=True)
+class EntityMention:
+    start: int
+    end: int
+    text: str
+    kind: str  # one of ENTITY_KINDS
+    label: str = ""  # spaCy label it came from (GPE, PERSON, ...)
+    canonical: str = ""  # within-document canonical name
+
+
+@dataclass(frozen=True)
+class PlaceRef:
+    start: int
+    end: int
+    text: str
+    name: str
+    geonames_id: int | None
+    lat: float | None
+    lon: float | None
+    admin1: str | None
+    country: str | None
+    precision: str  # one of PLACE_PRECISIONS
+
+
+@dataclass(frozen=True)
+class DateRef:
+    start: int
+    end: int
+    text: str
+    date_start: str | None  # ISO date
+    date_end: str | None
+    precision: str  # one of DATE_PRECISIONS
+
+
+@dataclass(frozen=True)
+class Count:
+    """A casualty figure: "between 300 and 400 people" -> 300/400."""
+
+    start: int
+    end: int
+    text: str
+    low: int | None
+    high: int | None
+    approx: bool = False
+    outcome: str | None = None  # "killed" | "wounded" | None
+    counted: str | None = None  # a VICTIM_GROUPS value, or None
+
+
+@dataclass(frozen=True)
+class Quote:
+    start: int
+    end: int
+    text: str
+    speaker: str | None
+    speaker_start: int | None = None
+    speaker_end: int | None = None
+    speaker_role: str = "other"
+    stance: str = "asserts"
+    cue: str | None = None
+
+
+@dataclass(frozen=True)
+class Hedge:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Range:
+    low: int | None = None
+    high: int | None = None
+    approx: bool = False
+
+
+@dataclass(frozen=True)
+class Location:
+    name: str | None = None
+    geonames_id: int | None = None
+    lat: float | None = None
+    lon: float | None = None
+    admin1: str | None = None
+    country: str | None = None
+    precision: str = "unknown"
+
+
+@dataclass(frozen=True)
+class DateRange:
+    start: str | None = None
+    end: str | None = None
+    precision: str = "unknown"
+
+
+@dataclass
+class DocIncident:
+    """One alleged violation as reported by one document (linking merges across documents).
+
+    `sources` keeps the span each field was read from, keyed by field name.
+    """
+
+    type: str
+    mentions: list[Span]
+    perpetrators: list[str] = field(default_factory=list)
+    victims: list[str] = field(default_factory=list)
+    killed: Range = field(default_factory=Range)
+    wounded: Range = field(default_factory=Range)
+    location: Location = field(default_factory=Location)
+    date: DateRange = field(default_factory=DateRange)
+    evidence_types: list[str] = field(default_factory=list)
+    status: str = "alleged"
+    hedges: list[Span] = field(default_factory=list)
+    summary: str = ""
+    sources: dict[str, list[Span]] = field(default_factory=dict)
+
+
+@dataclass
+class Extraction:
+    """Everything the stages found in one document."""
+
+    entities: list[EntityMention] = field(default_factory=list)
+    places: list[PlaceRef] = field(default_factory=list)
+    dates: list[DateRef] = field(default_factory=list)
+    counts: list[Count] = field(default_factory=list)
+    quotes: list[Quote] = field(default_factory=list)
+    hedges: list[Hedge] = field(default_factory=list)
+    evidence: list[tuple[str, Span]] = field(default_factory=list)
+    incidents: list[DocIncident] = field(default_factory=list)
