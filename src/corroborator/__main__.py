@@ -1,0 +1,3 @@
+from corroborator.cli import main
+
+main()

@@ -1,0 +1,65 @@
+"""Working text from decoded source text, with a map back to the original characters.
+
+The working text is what every offset refers to; normalisation (NFC, odd spaces, line
+ends, zero-width marks) changes lengths, so we keep breakpoints to map any working-text
+offset back to the decoded original and show an investigator the untouched source.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+
+# Spaces that look like a space but break tokenisers and matching.
+_SPACES = {"\u00a0", "\u2007", "\u202f", "\u2000", "\u2001", "\u2002", "\u2003", "\u2004",
+           "\u2005", "\u2006", "\u2008", "\u2009", "\u200a", "\u205f", "\u3000", "\t", "\x0b",
+           "\x0c"}
+# Invisible characters dropped outright.
+_DROP = {"\ufeff", "\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\r"}
+_LINE_BREAKS = {"\u2028", "\u2029", "\x85"}
+
+
+def normalize(raw: str) -> tuple[str, list[tuple[int, int]]]:
+    """Return (working text, breakpoints).
+
+    Breakpoints are (working offset, original offset) pairs at every place where the two
+    drift apart; between breakpoints the offsets advance together.
+    """
+    out: list[str] = []
+    points: list[tuple[int, int]] = []
+    w = 0
+    i = 0
+    n = len(raw)
+    while i < n:
+        # NFC per grapheme run: compose a base char with following combining marks.
+        j = i + 1
+        while j < n and unicodedata.combining(raw[j]):
+            j += 1
+        chunk = raw[i:j]
+        if chunk in _DROP:
+            piece = ""
+        elif chunk in _SPACES:
+            piece = " "
+        elif chunk in _LINE_BREAKS:
+            piece = "\n"
+        else:
+            piece = unicodedata.normalize("NFC", chunk)
+        if len(piece) != len(chunk) and (not points or points[-1] != (w, i)):
+            points.append((w, i))
+        out.append(piece)
+        w += len(piece)
+        i = j
+        if len(piece) != len(chunk):
+            points.append((w, i))
+    return "".join(out), points
+
+
+def to_original(offset: int, points: list[tuple[int, int]]) -> int:
+    """Map a working-text offset to the decoded original's offset."""
+    if not points:
+        return offset
+    k = bisect.bisect_right(points, (offset, float("inf"))) - 1
+    if k < 0:
+        return offset
+    w, o = points[k]
+    return o + (offset - w)

@@ -1,0 +1,190 @@
+"""Readers turn one input file into raw records, or a one-line reason it cannot be read.
+
+Each reader yields `RawRecord | Rejection`; a bad record inside a container (one broken
+JSON line) is rejected on its own while the file's good records are still stored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from corroborator.errors import InputError
+from corroborator.models import RawRecord, Rejection
+
+MAX_BYTES = 200 * 1024 * 1024  # a bigger "article" is almost certainly not one
+SUFFIXES = (".txt", ".text", ".md", ".html", ".htm", ".json", ".jsonl", ".warc", ".warc.gz")
+
+Item = RawRecord | Rejection
+
+
+def kind_of(path: Path) -> str | None:
+    name = path.name.lower()
+    for suffix in (".warc.gz", ".warc", ".jsonl", ".json", ".html", ".htm", ".txt", ".text", ".md"):
+        if name.endswith(suffix):
+            return {".htm": ".html", ".text": ".txt", ".md": ".txt"}.get(suffix, suffix)
+    return None
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """Strict UTF-8 (BOM allowed); binary or undecodable bytes are refused, never guessed."""
+    if not data.strip():
+        raise InputError(source, "empty file")
+    if b"\x00" in data:
+        raise InputError(source, "binary content (NUL bytes), not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            source, f"not valid UTF-8 (byte {exc.start}); convert it to UTF-8 first"
+        ) from None
+
+
+def read_path(path: Path) -> Iterator[Item]:
+    """All records of one file; raises InputError for a file that yields nothing usable."""
+    kind = kind_of(path)
+    name = path.name
+    if kind is None:
+        raise InputError(str(path), f"unsupported file type; expected one of {', '.join(SUFFIXES)}")
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise InputError(str(path), f"file too large ({size} bytes > {MAX_BYTES})")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    container = str(path)
+    if kind == ".txt":
+        text = decode_text(data, name)
+        yield RawRecord(source_file=name, original=data, text=text, container_path=container)
+    elif kind == ".html":
+        text = decode_text(data, name)
+        yield html_record(name, data, text, container)
+    elif kind in (".json", ".jsonl"):
+        yield from json_records(name, data, container)
+    else:
+        from corroborator.ingest.warc import warc_records
+
+        yield from warc_records(name, data, container)
+
+
+def html_record(
+    source: str, original: bytes, html: str, container: str, url: str | None = None,
+    published: str | None = None,
+) -> RawRecord:
+    from corroborator.ingest.html import extract_html
+
+    page = extract_html(html, source, url=url)
+    return RawRecord(
+        source_file=source,
+        original=original,
+        text=page.text,
+        container_path=container,
+        url=url or page.url,
+        title=page.title,
+        outlet=page.outlet,
+        published=published or page.published,
+        language=page.language,
+        media_type="text/html",
+    )
+
+
+def _published(value: object) -> str | None:
+    if value in (None, ""):
+        return None
+    s = str(value).strip()
+    parts = s[:10].split("-")
+    if not parts or not all(p.isdigit() for p in parts) or len(parts[0]) != 4:
+        raise ValueError(f"'published' must be YYYY, YYYY-MM or YYYY-MM-DD, got {s!r}")
+    return s[:10]
+
+
+def json_records(name: str, data: bytes, container: str) -> Iterator[Item]:
+    """`.jsonl`: one object per line; `.json`: an object or a list of objects."""
+    text = decode_text(data, name)
+    stripped = text.lstrip()
+    if name.lower().endswith(".json") and stripped.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(name, f"malformed JSON at line {exc.lineno}: {exc.msg}") from None
+        for n, obj in enumerate(items, 1):
+            line = json.dumps(obj, ensure_ascii=False, sort_keys=True).encode()
+            yield _json_record(name, n, obj, line, container)
+        return
+    raw_lines = data.split(b"\n")
+    if name.lower().endswith(".json") and len([ln for ln in raw_lines if ln.strip()]) > 1:
+        try:  # a pretty-printed single object
+            obj = json.loads(text)
+            yield _json_record(name, 1, obj, data.strip(), container)
+            return
+        except json.JSONDecodeError:
+            pass
+    for n, raw in enumerate(raw_lines, 1):
+        line = raw.rstrip(b"\r")
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line.decode("utf-8-sig"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+            yield Rejection(f"{name}:{n}", f"malformed JSON line: {msg}")
+            continue
+        yield _json_record(name, n, obj, line, container)
+
+
+def _json_record(name: str, n: int, obj: object, line: bytes, container: str) -> Item:
+    where = f"{name}:{n}"
+    if not isinstance(obj, dict):
+        return Rejection(where, "JSON record is not an object")
+    source = str(obj["id"]) if obj.get("id") not in (None, "") else where
+    try:
+        published = _published(obj.get("published"))
+    except ValueError as exc:
+        return Rejection(source, str(exc))
+    body = obj.get("text")
+    html = obj.get("html")
+    meta = {
+        "url": _opt(obj.get("url")),
+        "title": _opt(obj.get("title")),
+        "outlet": _opt(obj.get("outlet")),
+        "language": _opt(obj.get("language")),
+    }
+    try:
+        if isinstance(body, str) and body.strip():
+            return RawRecord(source_file=source, original=line, text=body, container_path=container,
+                             published=published, record_id=_opt(obj.get("id")), **meta)
+        if isinstance(html, str) and html.strip():
+            rec = html_record(source, line, html, container, url=meta["url"], published=published)
+            return RawRecord(
+                source_file=source, original=line, text=rec.text, container_path=container,
+                url=meta["url"] or rec.url, title=meta["title"] or rec.title,
+                outlet=meta["outlet"] or rec.outlet, published=published or rec.published,
+                language=meta["language"] or rec.language, record_id=_opt(obj.get("id")),
+                media_type="text/html",
+            )
+    except InputError as exc:
+        return Rejection(source, exc.reason)
+    return Rejection(source, "record has no non-empty 'text' or 'html' field")
+
+
+def _opt(value: object) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def walk(paths: list[str]) -> Iterator[Path | Rejection]:
+    """Files under the given paths (folders recurse, sorted for a stable order)."""
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for f in sorted(files):
+                    if not f.startswith("."):
+                        yield Path(root) / f
+        elif path.exists():
+            yield path
+        else:
+            yield Rejection(p, "no such file or directory")

@@ -1,0 +1,44 @@
+"""HTML responses of a WARC file, each with its target URI and capture date."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from corroborator.errors import InputError
+from corroborator.ingest.readers import Item, decode_text, html_record
+from corroborator.models import Rejection
+
+
+def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
+
+    found = 0
+    n = 0
+    try:
+        for rec in ArchiveIterator(io.BytesIO(data)):
+            if rec.rec_type != "response":
+                continue
+            ctype = (rec.http_headers.get_header("Content-Type") or "") if rec.http_headers else ""
+            if "html" not in ctype.lower():
+                continue
+            n += 1
+            uri = rec.rec_headers.get_header("WARC-Target-URI")
+            date = (rec.rec_headers.get_header("WARC-Date") or "")[:10] or None
+            where = f"{name}:{uri or n}"
+            payload = rec.content_stream().read()
+            try:
+                html = decode_text(payload, where)
+                yield html_record(where, payload, html, container, url=uri, published=date)
+                found += 1
+            except InputError as exc:
+                yield Rejection(where, exc.reason)
+    except (ArchiveLoadFailed, EOFError, OSError, ValueError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if found:
+            yield Rejection(name, f"WARC truncated or malformed after {found} record(s): {reason}")
+            return
+        raise InputError(name, f"malformed or truncated WARC: {reason}") from None
+    if n == 0:
+        raise InputError(name, "WARC holds no HTML response records")

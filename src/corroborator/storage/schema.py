@@ -1,0 +1,115 @@
+"""Every table, as named and ordered migrations (portable SQL: SQLite and PostgreSQL).
+
+Derived tables (extractions, links) are rebuilt by later stages; `documents`, `ledger`,
+`archive_files`, `reviews` and `rejections` are append-only records of what happened.
+"""
+
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    (
+        "0001_foundation",
+        [
+            """CREATE TABLE ledger (
+                seq INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                sha256 TEXT NOT NULL,
+                source TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                tool_version TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                prev_hash TEXT NOT NULL,
+                entry_hash TEXT NOT NULL UNIQUE
+            )""",
+            """CREATE TABLE archive_files (
+                sha256 TEXT PRIMARY KEY,
+                relpath TEXT NOT NULL,
+                size_bytes BIGINT NOT NULL,
+                source TEXT NOT NULL,
+                ledger_seq INTEGER NOT NULL REFERENCES ledger(seq)
+            )""",
+            """CREATE TABLE documents (
+                document_id TEXT PRIMARY KEY,
+                sha256 TEXT NOT NULL UNIQUE,
+                source_file TEXT NOT NULL,
+                url TEXT,
+                title TEXT,
+                outlet TEXT,
+                published TEXT,
+                language TEXT,
+                ingested_at TEXT NOT NULL,
+                duplicate_of TEXT,
+                shared REAL,
+                story_id TEXT,
+                ledger_seq INTEGER NOT NULL REFERENCES ledger(seq),
+                archive_sha256 TEXT NOT NULL REFERENCES archive_files(sha256),
+                archive_start BIGINT,
+                archive_end BIGINT,
+                media_type TEXT NOT NULL,
+                text TEXT NOT NULL,
+                offset_map TEXT NOT NULL,
+                extracted_version TEXT
+            )""",
+            "CREATE INDEX documents_story ON documents(story_id)",
+            """CREATE TABLE rejections (
+                rejection_id TEXT PRIMARY KEY,
+                source_file TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                run_id TEXT NOT NULL,
+                created_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE extractions (
+                document_id TEXT NOT NULL REFERENCES documents(document_id),
+                version TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (document_id, version)
+            )""",
+        ],
+    ),
+    (
+        "0002_links",
+        [
+            """CREATE TABLE signatures (
+                document_id TEXT PRIMARY KEY REFERENCES documents(document_id),
+                signature TEXT NOT NULL
+            )""",
+            """CREATE TABLE quotes (
+                quote_id TEXT PRIMARY KEY,
+                document_id TEXT NOT NULL,
+                start_char INTEGER NOT NULL,
+                end_char INTEGER NOT NULL,
+                record TEXT NOT NULL
+            )""",
+            "CREATE INDEX quotes_document ON quotes(document_id)",
+            """CREATE TABLE entities (
+                entity_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                record TEXT NOT NULL
+            )""",
+            """CREATE TABLE incidents (
+                incident_id TEXT PRIMARY KEY,
+                type TEXT NOT NULL,
+                status TEXT NOT NULL,
+                score REAL NOT NULL,
+                documents INTEGER NOT NULL,
+                independent_sources INTEGER NOT NULL,
+                has_contradiction INTEGER NOT NULL,
+                date_start TEXT,
+                place TEXT,
+                record TEXT NOT NULL
+            )""",
+            "CREATE INDEX incidents_rank ON incidents(score, independent_sources)",
+            """CREATE TABLE reviews (
+                review_id TEXT PRIMARY KEY,
+                action TEXT NOT NULL,
+                target TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                reviewer TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                ledger_seq INTEGER NOT NULL REFERENCES ledger(seq)
+            )""",
+        ],
+    ),
+]
