@@ -33,11 +33,21 @@ class Context:
 pass_ctx = click.make_pass_decorator(Context)
 
 
+class Group(click.Group):
+    """Turns library errors into one-line `Error: ...` exits (also under CliRunner)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CorroboratorError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
 def _progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
-@click.group()
+@click.group(cls=Group)
 @click.version_option(__version__)
 @click.option("--db", envvar="CORROBORATOR_DB", help="SQLite path or postgresql:// URL "
               "(default ./corroborator.db).")
@@ -214,8 +224,5 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except CorroboratorError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
     except BrokenPipeError:
         sys.exit(0)

@@ -8,6 +8,7 @@ offset back to the decoded original and show an investigator the untouched sourc
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 
 # Spaces that look like a space but break tokenisers and matching.
@@ -19,12 +20,17 @@ _DROP = {"\ufeff", "\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\r"}
 _LINE_BREAKS = {"\u2028", "\u2029", "\x85"}
 
 
+_ODD = re.compile("[" + "".join(sorted(_SPACES | _DROP | _LINE_BREAKS)) + "]")
+
+
 def normalize(raw: str) -> tuple[str, list[tuple[int, int]]]:
     """Return (working text, breakpoints).
 
     Breakpoints are (working offset, original offset) pairs at every place where the two
     drift apart; between breakpoints the offsets advance together.
     """
+    if _ODD.search(raw) is None and unicodedata.is_normalized("NFC", raw):
+        return raw, []
     out: list[str] = []
     points: list[tuple[int, int]] = []
     w = 0

@@ -14,7 +14,8 @@ from pathlib import Path
 from corroborator.errors import InputError
 from corroborator.models import RawRecord, Rejection
 
-MAX_BYTES = 200 * 1024 * 1024  # a bigger "article" is almost certainly not one
+DOCUMENT_MAX_BYTES = 20 * 1024 * 1024  # one article; anything bigger is a dump to split
+CONTAINER_MAX_BYTES = 2 * 1024 * 1024 * 1024  # JSONL/WARC collections
 SUFFIXES = (".txt", ".text", ".md", ".html", ".htm", ".json", ".jsonl", ".warc", ".warc.gz")
 
 Item = RawRecord | Rejection
@@ -50,8 +51,12 @@ def read_path(path: Path) -> Iterator[Item]:
         raise InputError(str(path), f"unsupported file type; expected one of {', '.join(SUFFIXES)}")
     try:
         size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(str(path), f"file too large ({size} bytes > {MAX_BYTES})")
+        limit = DOCUMENT_MAX_BYTES if kind in (".txt", ".html") else CONTAINER_MAX_BYTES
+        if size > limit:
+            raise InputError(
+                str(path), f"too large for one {kind[1:]} file ({size / 2**20:.1f} MB > "
+                f"{limit / 2**20:.0f} MB); split it into articles or records"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
@@ -152,6 +157,9 @@ def _json_record(name: str, n: int, obj: object, line: bytes, container: str) ->
         "outlet": _opt(obj.get("outlet")),
         "language": _opt(obj.get("language")),
     }
+    for field_value in (body, html):
+        if isinstance(field_value, str) and len(field_value) > DOCUMENT_MAX_BYTES:
+            return Rejection(source, f"record too large (> {DOCUMENT_MAX_BYTES // 2**20} MB of text)")
     try:
         if isinstance(body, str) and body.strip():
             return RawRecord(source_file=source, original=line, text=body, container_path=container,

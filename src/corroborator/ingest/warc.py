@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import io
+import zlib
 from collections.abc import Iterator
 
 from corroborator.errors import InputError
@@ -28,6 +30,9 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
             date = (rec.rec_headers.get_header("WARC-Date") or "")[:10] or None
             where = f"{name}:{uri or n}"
             payload = rec.content_stream().read()
+            if getattr(rec.raw_stream, "limit", 0):
+                yield Rejection(where, "WARC record truncated (shorter than its Content-Length)")
+                continue
             try:
                 html = decode_text(payload, where)
                 yield html_record(where, payload, html, container, url=uri, published=date)
@@ -40,5 +45,18 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
             yield Rejection(name, f"WARC truncated or malformed after {found} record(s): {reason}")
             return
         raise InputError(name, f"malformed or truncated WARC: {reason}") from None
+    if name.lower().endswith(".gz") and not _gzip_complete(data):
+        if not found:
+            raise InputError(name, "truncated WARC (gzip stream ends early)")
+        yield Rejection(name, f"WARC truncated after {found} record(s) (gzip stream ends early)")
+        return
     if n == 0:
         raise InputError(name, "WARC holds no HTML response records")
+
+
+def _gzip_complete(data: bytes) -> bool:
+    try:
+        gzip.decompress(data)
+    except (EOFError, OSError, zlib.error):
+        return False
+    return True

@@ -10,9 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -98,6 +98,48 @@ def parse_date(value: str | None) -> dt.date | None:
         return None
 
 
+CHUNK_CHARS = 100_000  # spaCy's parser needs ~1 GB per 100k characters; long texts go in pieces
+
+
+def chunks(text: str, size: int = CHUNK_CHARS) -> list[tuple[int, str]]:
+    """(offset, piece) pairs cut at paragraph (else sentence-ish, else hard) boundaries."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    while len(text) - start > size:
+        window = text[start : start + size]
+        cut = max(window.rfind("\n"), window.rfind(". "))
+        cut = cut + 1 if cut > size // 2 else size
+        out.append((start, text[start : start + cut]))
+        start += cut
+    out.append((start, text[start:]))
+    return out
+
+
+_OFFSET_FIELDS = ("start", "end", "speaker_start", "speaker_end")
+
+
+def shift(record: Any, by: int) -> Any:
+    """A copy of a record (nested dataclasses, lists, dicts) with every offset moved by `by`."""
+    if by == 0:
+        return record
+    if is_dataclass(record) and not isinstance(record, type):
+        changes = {}
+        for f in fields(record):
+            value = getattr(record, f.name)
+            if f.name in _OFFSET_FIELDS and isinstance(value, int):
+                changes[f.name] = value + by
+            else:
+                changes[f.name] = shift(value, by)
+        return replace(record, **changes)
+    if isinstance(record, list):
+        return [shift(r, by) for r in record]
+    if isinstance(record, tuple):
+        return tuple(shift(r, by) for r in record)
+    if isinstance(record, dict):
+        return {k: shift(v, by) for k, v in record.items()}
+    return record
+
+
 def extract_many(
     items: Iterable[tuple[str, str | None]], stages: list[Stage] | None = None, batch_size: int = 16
 ) -> Iterator[Extraction]:
@@ -105,12 +147,23 @@ def extract_many(
     nlp = load_nlp()
     stages = stages if stages is not None else default_stages()
     pairs = list(items)
-    docs = nlp.pipe((t for t, _ in pairs), batch_size=batch_size)
-    for (_, published), doc in zip(pairs, docs, strict=True):
-        ctx = DocContext(doc=doc, published=parse_date(published))
+    pieces = [(n, off, piece) for n, (text, _) in enumerate(pairs) for off, piece in chunks(text)]
+    docs = nlp.pipe((p for _, _, p in pieces), batch_size=batch_size)
+    current: Extraction | None = None
+    current_n = -1
+    for (n, off, _), doc in zip(pieces, docs, strict=True):
+        if n != current_n:
+            if current is not None:
+                yield current
+            current, current_n = Extraction(), n
+        ctx = DocContext(doc=doc, published=parse_date(pairs[n][1]))
         for stage in stages:
             stage(ctx)
-        yield ctx.extraction
+        assert current is not None
+        for f in fields(Extraction):
+            getattr(current, f.name).extend(shift(getattr(ctx.extraction, f.name), off))
+    if current is not None:
+        yield current
 
 
 def extract(text: str, published: str | None = None) -> Extraction:

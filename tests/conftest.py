@@ -1,0 +1,42 @@
+"""Shared fixtures: real seed files, a fresh database per test, the CLI as a user runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+SEEDS = SHARED / "seeds"
+GOLD = SHARED / "gold" / "seeds.jsonl"
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "test.db"
+    monkeypatch.setenv("CORROBORATOR_DB", str(path))
+    monkeypatch.delenv("CORROBORATOR_ARCHIVE", raising=False)
+    return path
+
+
+@pytest.fixture
+def cli(db: Path):
+    """Run a corroborator command in-process against the test database."""
+    from corroborator.cli import cli as group
+
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(group, list(args), catch_exceptions=False)
+
+    return run
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
+    """The installed command in a real process (for exit codes, signals, stderr)."""
+    return subprocess.run(
+        [sys.executable, "-m", "corroborator", *args], capture_output=True, text=True,
+        env={**os.environ, **(env or {})}, **kw,
+    )

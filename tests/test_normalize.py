@@ -1,0 +1,37 @@
+"""Working text normalisation keeps a faithful map back to the original characters."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from corroborator.ingest.normalize import normalize, to_original
+
+odd = st.sampled_from(["\u00a0", "\u200b", "\r\n", "\ufeff", "e\u0301", "\u2009", "\u2028", "’", "“"])
+texts = st.lists(st.one_of(st.text(max_size=8), odd), max_size=30).map("".join)
+
+
+@given(texts)
+def test_normalize_is_idempotent(raw: str) -> None:
+    once, _ = normalize(raw)
+    assert normalize(once)[0] == once
+
+
+@given(texts)
+def test_offsets_map_back_to_the_same_characters(raw: str) -> None:
+    text, points = normalize(raw)
+    for i, ch in enumerate(text):
+        o = to_original(i, points)
+        if ch == raw[o]:
+            continue
+        # a changed character maps to the original run it came from
+        assert ch in (" ", "\n") or unicodedata.normalize("NFC", raw[o : o + 3]).startswith(ch)
+
+
+def test_known_cases() -> None:
+    text, points = normalize("Bucha\u00a0— \u200bIrpin\r\ncafe\u0301 Kyiv")
+    assert text == "Bucha — Irpin\ncafé Kyiv"
+    assert to_original(text.index("Irpin"), points) == 9
+    assert to_original(text.index("Kyiv"), points) == "Bucha\u00a0— \u200bIrpin\r\ncafe\u0301 Kyiv".index("Kyiv")
