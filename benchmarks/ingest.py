@@ -20,8 +20,29 @@ from corroborator.ingest.runner import ingest_paths
 from corroborator.storage.db import archive_root_for, open_store
 from corroborator.verify import verify
 
-WORDS = ("residents said shelling destroyed homes near the river while officials reported "
-         "casualties and investigators collected testimony from witnesses in the region").split()
+WORDS = [
+    "residents",
+    "said",
+    "shelling",
+    "destroyed",
+    "homes",
+    "near",
+    "the",
+    "river",
+    "while",
+    "officials",
+    "reported",
+    "casualties",
+    "and",
+    "investigators",
+    "collected",
+    "testimony",
+    "from",
+    "witnesses",
+    "in",
+    "the",
+    "region",
+]
 
 
 def make_corpus(folder: Path, n: int, seed: int = 7) -> None:
@@ -49,15 +70,18 @@ def run(n: int) -> float:
         ok = verify(store, archive).ok
         vtime = time.perf_counter() - t1
         assert len(report.stored) == n and ok
-        print(f"N={n:>6}  ingest {elapsed:7.2f} s  {n / elapsed:8.0f} docs/s  "
-              f"peak traced {peak / 2**20:6.1f} MiB  verify {vtime:6.2f} s")
+        print(
+            f"N={n:>6}  ingest {elapsed:7.2f} s  {n / elapsed:8.0f} docs/s  "
+            f"peak traced {peak / 2**20:6.1f} MiB  verify {vtime:6.2f} s"
+        )
         return elapsed
 
 
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
     times = [run(n) for n in sizes]
-    for (a, ta), (b, tb) in zip(zip(sizes, times), zip(sizes[1:], times[1:]), strict=False):
+    for k in range(1, len(sizes)):
+        a, ta, b, tb = sizes[k - 1], times[k - 1], sizes[k], times[k]
         print(f"time ratio N={b}/N={a}: {tb / ta:.2f} (size ratio {b / a:.0f})")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process max RSS {rss:.0f} MiB")

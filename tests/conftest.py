@@ -37,6 +37,9 @@ def cli(db: Path):
 def run_cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
     """The installed command in a real process (for exit codes, signals, stderr)."""
     return subprocess.run(
-        [sys.executable, "-m", "corroborator", *args], capture_output=True, text=True,
-        env={**os.environ, **(env or {})}, **kw,
+        [sys.executable, "-m", "corroborator", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        **kw,
     )

@@ -14,8 +14,20 @@ from corroborator.exports.records import documents
 from corroborator.storage.db import archive_root_for, open_store
 
 CONTRACT_DOCUMENT_FIELDS = {
-    "document_id", "sha256", "source_file", "url", "title", "outlet", "published", "language",
-    "ingested_at", "duplicate_of", "story_id", "ledger_seq", "archive_path", "text",
+    "document_id",
+    "sha256",
+    "source_file",
+    "url",
+    "title",
+    "outlet",
+    "published",
+    "language",
+    "ingested_at",
+    "duplicate_of",
+    "story_id",
+    "ledger_seq",
+    "archive_path",
+    "text",
 }
 
 
@@ -47,8 +59,14 @@ def test_export_documents_has_every_contract_field(cli, db: Path) -> None:
 
 def test_jsonl_records_hash_their_line(cli, db: Path, tmp_path: Path) -> None:
     lines = [
-        {"id": "a1", "text": "Shelling hit the town of Izium on 3 May.", "outlet": "Wire",
-         "published": "2022-05-04", "url": "https://example.org/a1", "title": "Izium shelled"},
+        {
+            "id": "a1",
+            "text": "Shelling hit the town of Izium on 3 May.",
+            "outlet": "Wire",
+            "published": "2022-05-04",
+            "url": "https://example.org/a1",
+            "title": "Izium shelled",
+        },
         {"text": "Second record without id.", "language": "en"},
     ]
     raw = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n"
@@ -98,11 +116,16 @@ def _warc(records: list[tuple[str, str]]) -> bytes:
     buf = io.BytesIO()
     writer = WARCWriter(buf, gzip=True)
     for uri, html in records:
-        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")],
-                                   protocol="HTTP/1.1")
-        rec = writer.create_warc_record(uri, "response", payload=io.BytesIO(html.encode()),
-                                        http_headers=headers,
-                                        warc_headers_dict={"WARC-Date": "2022-03-05T12:00:00Z"})
+        headers = StatusAndHeaders(
+            "200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1"
+        )
+        rec = writer.create_warc_record(
+            uri,
+            "response",
+            payload=io.BytesIO(html.encode()),
+            http_headers=headers,
+            warc_headers_dict={"WARC-Date": "2022-03-05T12:00:00Z"},
+        )
         writer.write_record(rec)
     return buf.getvalue()
 
@@ -110,14 +133,18 @@ def _warc(records: list[tuple[str, str]]) -> bytes:
 def test_warc_html_responses(cli, db: Path, tmp_path: Path) -> None:
     page2 = HTML_PAGE.replace("Kharkiv", "Chernihiv")
     path = tmp_path / "crawl.warc.gz"
-    path.write_bytes(_warc([("https://example.org/k", HTML_PAGE), ("https://example.org/c", page2)]))
+    path.write_bytes(
+        _warc([("https://example.org/k", HTML_PAGE), ("https://example.org/c", page2)])
+    )
     assert cli("ingest", "--quiet", "--no-extract", str(path)).exit_code == 0
     store = open_store(str(db))
     recs = sorted(documents(store, archive_root_for(str(db))), key=lambda r: r["url"])
     assert [r["url"] for r in recs] == ["https://example.org/c", "https://example.org/k"]
     assert "Chernihiv" in recs[0]["text"]
     # the WARC file itself is archived too, beside each response payload
-    assert any(f["relpath"].endswith(".warc.gz") for f in store.rows("SELECT relpath FROM archive_files"))
+    assert any(
+        f["relpath"].endswith(".warc.gz") for f in store.rows("SELECT relpath FROM archive_files")
+    )
 
 
 def test_truncated_warc_keeps_good_records(cli, db: Path, tmp_path: Path) -> None:
@@ -136,9 +163,16 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "empty": ("empty.txt", b"", "empty file"),
         "binary": ("blob.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
         "latin1": ("latin1.txt", "Kharkiv café résumé".encode("latin-1"), "not valid UTF-8"),
-        "nobody": ("nobody.html", b"<html><head><title>x</title></head><body></body></html>",
-                   "no main text"),
-        "badjson": ("bad.jsonl", b'{"text": "fine record here"}\n{"text": broken\n', "malformed JSON"),
+        "nobody": (
+            "nobody.html",
+            b"<html><head><title>x</title></head><body></body></html>",
+            "no main text",
+        ),
+        "badjson": (
+            "bad.jsonl",
+            b'{"text": "fine record here"}\n{"text": broken\n',
+            "malformed JSON",
+        ),
         "badwarc": ("bad.warc", b"WARC/1.0\r\nthis is not a warc\r\n", "WARC"),
         "unknown": ("data.pdf", b"%PDF-1.4", "unsupported file type"),
     }
@@ -155,7 +189,9 @@ def test_bad_inputs_are_named_and_the_rest_stored(cli, db: Path, tmp_path: Path)
     bad = _bad_inputs(tmp_path)
     good = tmp_path / "in" / "good.txt"
     good.write_text("Officials said three civilians were killed in shelling.", encoding="utf-8")
-    result = cli("ingest", "--quiet", "--no-extract", str(tmp_path / "in"), str(tmp_path / "missing.txt"))
+    result = cli(
+        "ingest", "--quiet", "--no-extract", str(tmp_path / "in"), str(tmp_path / "missing.txt")
+    )
     assert result.exit_code == 1
     lines = [ln for ln in result.output.splitlines() if ln.startswith("rejected:")]
     for _key, (path, reason) in bad.items():

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from corroborator.ingest.normalize import normalize, to_original
 
-odd = st.sampled_from(["\u00a0", "\u200b", "\r\n", "\ufeff", "e\u0301", "\u2009", "\u2028", "’", "“"])
+odd = st.sampled_from(
+    ["\u00a0", "\u200b", "\r\n", "\ufeff", "e\u0301", "\u2009", "\u2028", "’", "“"]
+)
 texts = st.lists(st.one_of(st.text(max_size=8), odd), max_size=30).map("".join)
 
 
@@ -34,4 +36,6 @@ def test_known_cases() -> None:
     text, points = normalize("Bucha\u00a0— \u200bIrpin\r\ncafe\u0301 Kyiv")
     assert text == "Bucha — Irpin\ncafé Kyiv"
     assert to_original(text.index("Irpin"), points) == 9
-    assert to_original(text.index("Kyiv"), points) == "Bucha\u00a0— \u200bIrpin\r\ncafe\u0301 Kyiv".index("Kyiv")
+    assert to_original(
+        text.index("Kyiv"), points
+    ) == "Bucha\u00a0— \u200bIrpin\r\ncafe\u0301 Kyiv".index("Kyiv")

@@ -73,7 +73,9 @@ def test_deleted_and_reordered_entries_are_detected(cli, db: Path) -> None:
 def test_edited_working_text_is_detected(cli, db: Path) -> None:
     _ingest_seeds(cli)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE documents SET text = replace(text, '300', '30') WHERE source_file LIKE '000%'")
+    conn.execute(
+        "UPDATE documents SET text = replace(text, '300', '30') WHERE source_file LIKE '000%'"
+    )
     conn.commit()
     conn.close()
     report = verify(open_store(str(db)), Archive(archive_root_for(str(db))))
@@ -94,7 +96,9 @@ def test_sigkill_mid_ingest_then_rerun_stores_each_once(tmp_path: Path) -> None:
     env.pop("CORROBORATOR_ARCHIVE", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "corroborator", "ingest", "--quiet", "--no-extract", str(corpus)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     db = tmp_path / "k.db"
     deadline = time.time() + 60
@@ -119,7 +123,9 @@ def test_sigkill_mid_ingest_then_rerun_stores_each_once(tmp_path: Path) -> None:
     rerun = run_cli("ingest", "--quiet", "--no-extract", str(corpus), env=env)
     assert rerun.returncode == 0, rerun.stderr
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT source_file, COUNT(*) FROM documents GROUP BY source_file").fetchall()
+    rows = conn.execute(
+        "SELECT source_file, COUNT(*) FROM documents GROUP BY source_file"
+    ).fetchall()
     assert len(rows) == n and all(count == 1 for _, count in rows)
     check = run_cli("verify", env=env)
     assert check.returncode == 0, check.stdout

@@ -49,8 +49,11 @@ def _progress(quiet: bool) -> bool:
 
 @click.group(cls=Group)
 @click.version_option(__version__)
-@click.option("--db", envvar="CORROBORATOR_DB", help="SQLite path or postgresql:// URL "
-              "(default ./corroborator.db).")
+@click.option(
+    "--db",
+    envvar="CORROBORATOR_DB",
+    help="SQLite path or postgresql:// URL (default ./corroborator.db).",
+)
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
     """corroborator: archive reports, extract alleged incidents, link and corroborate them."""
@@ -99,7 +102,9 @@ def ingest(c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool) ->
 
 
 @cli.command()
-@click.option("--all", "redo_all", is_flag=True, help="Re-extract every document, not only stale ones.")
+@click.option(
+    "--all", "redo_all", is_flag=True, help="Re-extract every document, not only stale ones."
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @pass_ctx
 def extract(c: Context, redo_all: bool, quiet: bool) -> None:
@@ -130,10 +135,19 @@ def verify(c: Context) -> None:
 
 
 @cli.command()
-@click.option("--what", type=click.Choice(["incidents", "documents", "quotes", "entities"]),
-              default="incidents", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "geojson", "acled", "ucdp"]),
-              default="jsonl", show_default=True)
+@click.option(
+    "--what",
+    type=click.Choice(["incidents", "documents", "quotes", "entities"]),
+    default="incidents",
+    show_default=True,
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "csv", "geojson", "acled", "ucdp"]),
+    default="jsonl",
+    show_default=True,
+)
 @click.option("--output", type=click.Path(dir_okay=False), help="File to write (default stdout).")
 @pass_ctx
 def export(c: Context, what: str, fmt: str, output: str | None) -> None:
@@ -162,13 +176,17 @@ def incidents(c: Context, limit: int) -> None:
     if not rows:
         click.echo("no incidents (ingest some documents first)")
         return
-    click.echo(f"{'incident':<14} {'type':<22} {'status':<12} {'docs':>4} {'indep':>5} "
-               f"{'score':>5} {'contra':<6} summary")
+    click.echo(
+        f"{'incident':<14} {'type':<22} {'status':<12} {'docs':>4} {'indep':>5} "
+        f"{'score':>5} {'contra':<6} summary"
+    )
     for r in rows:
         flag = "yes" if r["has_contradiction"] else ""
         rec: dict[str, Any] = r["record"]
-        click.echo(f"{r['incident_id']:<14} {r['type']:<22} {r['status']:<12} {r['documents']:>4} "
-                   f"{r['independent_sources']:>5} {r['score']:>5.2f} {flag:<6} {rec['summary']}")
+        click.echo(
+            f"{r['incident_id']:<14} {r['type']:<22} {r['status']:<12} {r['documents']:>4} "
+            f"{r['independent_sources']:>5} {r['score']:>5.2f} {flag:<6} {rec['summary']}"
+        )
 
 
 @cli.command()
@@ -184,7 +202,9 @@ def show(c: Context, incident_id: str) -> None:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8765, show_default=True)
-@click.option("--token", envvar="CORROBORATOR_TOKEN", help="Required when binding beyond localhost.")
+@click.option(
+    "--token", envvar="CORROBORATOR_TOKEN", help="Required when binding beyond localhost."
+)
 @pass_ctx
 def serve(c: Context, host: str, port: int, token: str | None) -> None:
     """Review UI and JSON API."""
@@ -207,8 +227,9 @@ def eval_cmd(c: Context, gold: str, as_json: bool) -> None:
     except ValueError as exc:
         raise CorroboratorError(f"{gold}: {exc}") from None
     recs = all_records(c.store, c.archive_root)
-    report = evaluation.evaluate(gold_records, recs["documents"], recs["incidents"],
-                                 recs["quotes"], recs["entities"])
+    report = evaluation.evaluate(
+        gold_records, recs["documents"], recs["incidents"], recs["quotes"], recs["entities"]
+    )
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1))
     else:

@@ -1,9 +1,9 @@
 """Errors users see as one line.
 
-    CorroboratorError
-    ├── InputError        a file or record that cannot be ingested (named in the message)
-    ├── StorageError      the database or archive cannot be opened or written
-    └── GoldError         a gold file that cannot be scored
+CorroboratorError
+├── InputError        a file or record that cannot be ingested (named in the message)
+├── StorageError      the database or archive cannot be opened or written
+└── GoldError         a gold file that cannot be scored
 """
 
 

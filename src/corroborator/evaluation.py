@@ -383,13 +383,18 @@ def _score_incidents(
     score.system = sum(len(s.mentions) for s in system)
     correct: set[tuple[int, str]] = set()
     best: list[tuple[_GoldIncident, _SysIncident]] = []
+    in_file: dict[str, list[int]] = {}
+    for i, s in enumerate(system):
+        for source_file in s.mentions:
+            in_file.setdefault(source_file, []).append(i)
     for g in gold:
         hits: dict[int, int] = {}
         for source_file in g.mentions:
             finders = [
                 i
-                for i, s in enumerate(system)
-                if s.record.get("type") == g.record["type"] and _holds(s, g, source_file)
+                for i in in_file.get(source_file, [])
+                if system[i].record.get("type") == g.record["type"]
+                and _holds(system[i], g, source_file)
             ]
             score.found += bool(finders)
             for i in finders:
@@ -430,20 +435,20 @@ def _score_quotes(
         Score(gold=len(gold), scored=bool(gold)),
         Score(gold=len(gold), scored=bool(gold)),
     )
-    in_scope = []
+    by_file: dict[str, list[tuple[int, str, Record]]] = {}
     for q in system:
         source_file = q.get("source_file") or file_of.get(q.get("document_id", ""))
         if source_file in scope:
-            in_scope.append((source_file, q))
-    plain.system = spoken.system = len(in_scope)
+            entry = (plain.system, _quote_chars(q.get("text") or ""), q)
+            by_file.setdefault(source_file, []).append(entry)
+            plain.system += 1
+    spoken.system = plain.system
     edges: dict[int, list[int]] = {}
     speaker_edges: dict[int, list[int]] = {}
     for gi, g in enumerate(gold):
         g_text = _quote_chars(g["text"])
-        for si, (source_file, q) in enumerate(in_scope):
-            if source_file != g["source_file"]:
-                continue
-            if 2 * _overlap(g_text, _quote_chars(q.get("text") or "")) < len(g_text):
+        for si, q_text, q in by_file.get(g["source_file"], []):
+            if 2 * _overlap(g_text, q_text) < len(g_text):
                 continue
             edges.setdefault(gi, []).append(si)
             if speaker_matches(q.get("speaker"), g.get("speaker"), aliases):
@@ -485,10 +490,13 @@ def speaker_matches(
 ) -> bool:
     """Whether a system speaker names the gold speaker.
 
-    Names: equal to the gold name or an alias of its gold entity, or sharing a surname
-    (last word; also the first word of three-word names, for Russian name order).
-    Descriptions ("captured Russian soldier (Kharkiv)"): parentheses, determiners and
-    case dropped, same head noun, and one description's words within the other's.
+    Names: equal to the gold name or an alias of its gold entity, or ending in its
+    surname (last word; also the first word of three-word names, for Russian name
+    order), so "Wagner boss Prigozhin" names Yevgeny Prigozhin.
+    Descriptions ("captured Russian soldier (Kharkiv)"): same head noun outside the
+    gold's parenthesis, and either the system's words all in the gold's (parenthesis
+    included: it is the annotator's disambiguation) or at least half the gold's
+    modifiers present ("20-year-old air assault trooper" ~ "Russian air assault trooper").
     """
     if not system or not gold:
         return False
@@ -496,8 +504,10 @@ def speaker_matches(
     forms = aliases.get(gold_form, frozenset({gold_form}))
     if sys_form in forms:
         return True
-    if _is_name(gold) and _is_name(system):
-        sys_keys = _surname_keys(sys_form)
+    if _is_name(gold):
+        sys_keys = (
+            _surname_keys(sys_form) if _is_name(system) else set(_WORD.findall(sys_form)[-1:])
+        )
         return any(sys_keys & _surname_keys(form) for form in forms)
     return _description_matches(sys_form, gold_form)
 
@@ -515,11 +525,19 @@ def _surname_keys(form: str) -> set[str]:
 
 
 def _description_matches(system: str, gold: str) -> bool:
-    sys_words = [w for w in _WORD.findall(_PAREN.sub(" ", system)) if w not in _DETERMINERS]
-    gold_words = [w for w in _WORD.findall(_PAREN.sub(" ", gold)) if w not in _DETERMINERS]
-    if not sys_words or not gold_words or _head(sys_words) != _head(gold_words):
+    sys_words = _content_words(system)
+    core, full = _content_words(_PAREN.sub(" ", gold)), _content_words(gold)
+    if not sys_words or not core or _head(sys_words) != _head(core):
         return False
-    return set(sys_words) <= set(gold_words) or set(gold_words) <= set(sys_words)
+    if set(sys_words) <= set(full):
+        return True
+    head = {_head(core)}
+    modifiers = set(core) - head
+    return 2 * len(modifiers & set(sys_words)) >= len(modifiers)
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text) if w not in _DETERMINERS]
 
 
 def _head(words: list[str]) -> str:

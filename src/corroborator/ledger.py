@@ -40,12 +40,25 @@ def entry_hash(fields: dict[str, Any]) -> str:
 
 
 def make_entry(
-    seq: int, prev_hash: str, kind: str, subject: str, sha256: str, source: str,
-    created_at: str, tool_version: str, payload: dict[str, Any],
+    seq: int,
+    prev_hash: str,
+    kind: str,
+    subject: str,
+    sha256: str,
+    source: str,
+    created_at: str,
+    tool_version: str,
+    payload: dict[str, Any],
 ) -> LedgerEntry:
     fields: dict[str, Any] = dict(
-        seq=seq, kind=kind, subject=subject, sha256=sha256, source=source,
-        created_at=created_at, tool_version=tool_version, payload=canonical(payload),
+        seq=seq,
+        kind=kind,
+        subject=subject,
+        sha256=sha256,
+        source=source,
+        created_at=created_at,
+        tool_version=tool_version,
+        payload=canonical(payload),
         prev_hash=prev_hash,
     )
     return LedgerEntry(**fields, entry_hash=entry_hash(fields))

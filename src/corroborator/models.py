@@ -249,3 +249,26 @@ class Extraction:
     hedges: list[Hedge] = field(default_factory=list)
     evidence: list[tuple[str, Span]] = field(default_factory=list)
     incidents: list[DocIncident] = field(default_factory=list)
+
+
+def _span(d: dict[str, Any]) -> Span:
+    return Span(d["start"], d["end"], d["text"])
+
+
+def incident_from_dict(d: dict[str, Any]) -> DocIncident:
+    """Rebuild a stored (JSON) DocIncident."""
+    return DocIncident(
+        type=d["type"],
+        mentions=[_span(m) for m in d.get("mentions", [])],
+        perpetrators=list(d.get("perpetrators", [])),
+        victims=list(d.get("victims", [])),
+        killed=Range(**d.get("killed", {})),
+        wounded=Range(**d.get("wounded", {})),
+        location=Location(**d.get("location", {})),
+        date=DateRange(**d.get("date", {})),
+        evidence_types=list(d.get("evidence_types", [])),
+        status=d.get("status", "alleged"),
+        hedges=[_span(h) for h in d.get("hedges", [])],
+        summary=d.get("summary", ""),
+        sources={k: [_span(s) for s in v] for k, v in d.get("sources", {}).items()},
+    )

@@ -26,7 +26,9 @@ def process(store: Store, progress: bool = False, redo_all: bool = False, batch:
         else store.stale_documents(version)
     )
     done = 0
-    with tqdm(total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False) as bar:
+    with tqdm(
+        total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
+    ) as bar:
         for i in range(0, len(todo), batch):
             docs = store.documents(todo[i : i + batch])
             pairs = [(d["text"], d["published"]) for d in docs]

@@ -13,7 +13,11 @@ def _range(r: dict[str, Any] | None) -> str:
     if not r or (r.get("low") is None and r.get("high") is None):
         return "not stated"
     low, high = r.get("low"), r.get("high")
-    text = f"{low}" if low == high else f"{low if low is not None else '?'}-{high if high is not None else ''}"
+    text = (
+        f"{low}"
+        if low == high
+        else f"{low if low is not None else '?'}-{high if high is not None else ''}"
+    )
     return ("about " if r.get("approx") else "") + text.rstrip("-") + ("+" if high is None else "")
 
 
@@ -21,8 +25,12 @@ def render_incident(store: Store, incident_id: str) -> str:
     inc = get_incident(store, incident_id)
     if inc is None:
         raise CorroboratorError(f"no incident {incident_id!r}; `corroborator incidents` lists them")
-    docs = {d["document_id"]: d for d in store.documents(
-        sorted({m["document_id"] for m in inc["mentions"]}), with_text=False)}
+    docs = {
+        d["document_id"]: d
+        for d in store.documents(
+            sorted({m["document_id"] for m in inc["mentions"]}), with_text=False
+        )
+    }
     loc, date, cor = inc["location"], inc["date"], inc["corroboration"]
     lines = [
         f"Incident {inc['incident_id']}  [{inc['type']}]",
@@ -38,8 +46,11 @@ def render_incident(store: Store, incident_id: str) -> str:
         f"  killed:        {_range(inc['killed'])}",
         f"  wounded:       {_range(inc['wounded'])}",
         f"  location:      {loc.get('name') or 'unknown'}"
-        + (f" ({loc.get('admin1') or '-'}, {loc.get('country') or '-'}; {loc['precision']})"
-           if loc.get("name") else ""),
+        + (
+            f" ({loc.get('admin1') or '-'}, {loc.get('country') or '-'}; {loc['precision']})"
+            if loc.get("name")
+            else ""
+        ),
         f"  date:          {date.get('start') or 'unknown'}"
         + (f" to {date['end']}" if date.get("end") and date.get("end") != date.get("start") else "")
         + f" ({date['precision']})",
@@ -51,15 +62,19 @@ def render_incident(store: Store, incident_id: str) -> str:
     if inc["contradictions"]:
         lines.append("  contradictions:")
         for c in inc["contradictions"]:
-            vals = "; ".join(f"{v['value']} ({docs.get(v['document_id'], {}).get('source_file', v['document_id'])})"
-                             for v in c["values"])
+            vals = "; ".join(
+                f"{v['value']} ({docs.get(v['document_id'], {}).get('source_file', v['document_id'])})"
+                for v in c["values"]
+            )
             lines.append(f"    {c['field']}: {vals}")
     lines.append("")
     lines.append("  mentions (source words):")
     for m in inc["mentions"]:
         d = docs.get(m["document_id"], {})
-        lines.append(f"    [{m['source_file']} {m['start']}-{m['end']}] \"{m['text']}\"")
+        lines.append(f'    [{m["source_file"]} {m["start"]}-{m["end"]}] "{m["text"]}"')
         if d:
-            lines.append(f"      sha256 {d['sha256'][:16]}…  ledger #{d['ledger_seq']}  ingested {d['ingested_at']}"
-                         + (f"  copy of {d['duplicate_of']}" if d.get("duplicate_of") else ""))
+            lines.append(
+                f"      sha256 {d['sha256'][:16]}…  ledger #{d['ledger_seq']}  ingested {d['ingested_at']}"
+                + (f"  copy of {d['duplicate_of']}" if d.get("duplicate_of") else "")
+            )
     return "\n".join(lines)

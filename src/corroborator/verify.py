@@ -38,7 +38,9 @@ def verify(store: Store, archive: Archive) -> VerifyReport:
         if not path.exists():
             report.problems.append(f"archive file {af['relpath']}: missing")
         elif sha256_file(path) != af["sha256"]:
-            report.problems.append(f"archive file {af['relpath']}: bytes changed (SHA-256 mismatch)")
+            report.problems.append(
+                f"archive file {af['relpath']}: bytes changed (SHA-256 mismatch)"
+            )
 
     for doc in store.documents():
         report.documents += 1

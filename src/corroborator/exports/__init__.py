@@ -24,8 +24,10 @@ def load(store: Store, archive_root: Path, what: str) -> list[dict[str, Any]]:
 
 def flatten(rec: dict[str, Any]) -> dict[str, Any]:
     """CSV cells: scalars as they are, nested values as compact JSON."""
-    return {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v)
-            for k, v in rec.items()}
+    return {
+        k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v)
+        for k, v in rec.items()
+    }
 
 
 def geojson(incidents: list[dict[str, Any]]) -> dict[str, Any]:
@@ -37,8 +39,9 @@ def geojson(incidents: list[dict[str, Any]]) -> dict[str, Any]:
             geometry = {"type": "Point", "coordinates": [loc["lon"], loc["lat"]]}
         props = {k: v for k, v in inc.items() if k != "mentions"}
         props["mention_count"] = len(inc.get("mentions", []))
-        features.append({"type": "Feature", "id": inc["incident_id"], "geometry": geometry,
-                         "properties": props})
+        features.append(
+            {"type": "Feature", "id": inc["incident_id"], "geometry": geometry, "properties": props}
+        )
     return {"type": "FeatureCollection", "features": features}
 
 

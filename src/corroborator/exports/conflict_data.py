@@ -49,24 +49,26 @@ def acled_rows(incidents: list[dict[str, Any]], docs: dict[str, Any]) -> list[di
         loc = inc.get("location") or {}
         date = inc.get("date") or {}
         perps = [p["name"] for p in inc.get("perpetrators", [])]
-        rows.append({
-            "event_id_cnty": inc["incident_id"],
-            "event_date": date.get("start") or "",
-            "event_type": event_type,
-            "sub_event_type": sub,
-            "actor1": perps[0] if perps else "Unidentified",
-            "actor2": ", ".join(inc.get("victims", [])),
-            "admin1": loc.get("admin1") or "",
-            "location": loc.get("name") or "",
-            "latitude": loc.get("lat") if loc.get("lat") is not None else "",
-            "longitude": loc.get("lon") if loc.get("lon") is not None else "",
-            "geo_precision": GEO_PRECISION.get(loc.get("precision") or "unknown", 3),
-            "time_precision": TIME_PRECISION.get(date.get("precision") or "unknown", 3),
-            "source": "; ".join(_sources(inc, docs)),
-            "source_scale": "Other",
-            "notes": f"[{inc['type']}; status {inc['status']}] {inc.get('summary', '')}",
-            "fatalities": (inc.get("killed") or {}).get("low") or 0,
-        })
+        rows.append(
+            {
+                "event_id_cnty": inc["incident_id"],
+                "event_date": date.get("start") or "",
+                "event_type": event_type,
+                "sub_event_type": sub,
+                "actor1": perps[0] if perps else "Unidentified",
+                "actor2": ", ".join(inc.get("victims", [])),
+                "admin1": loc.get("admin1") or "",
+                "location": loc.get("name") or "",
+                "latitude": loc.get("lat") if loc.get("lat") is not None else "",
+                "longitude": loc.get("lon") if loc.get("lon") is not None else "",
+                "geo_precision": GEO_PRECISION.get(loc.get("precision") or "unknown", 3),
+                "time_precision": TIME_PRECISION.get(date.get("precision") or "unknown", 3),
+                "source": "; ".join(_sources(inc, docs)),
+                "source_scale": "Other",
+                "notes": f"[{inc['type']}; status {inc['status']}] {inc.get('summary', '')}",
+                "fatalities": (inc.get("killed") or {}).get("low") or 0,
+            }
+        )
     return rows
 
 
@@ -78,20 +80,22 @@ def ucdp_rows(incidents: list[dict[str, Any]], docs: dict[str, Any]) -> list[dic
         best = low if low is not None else 0
         loc = inc.get("location") or {}
         date = inc.get("date") or {}
-        rows.append({
-            "id": inc["incident_id"],
-            "type_of_violence": inc["type"],
-            "date_start": date.get("start") or "",
-            "date_end": date.get("end") or "",
-            "where_coordinates": loc.get("name") or "",
-            "latitude": loc.get("lat") if loc.get("lat") is not None else "",
-            "longitude": loc.get("lon") if loc.get("lon") is not None else "",
-            "best": best,
-            "low": low if low is not None else 0,
-            "high": high if high is not None else best,
-            "where_prec": WHERE_PREC.get(loc.get("precision") or "unknown", 7),
-            "date_prec": DATE_PREC.get(date.get("precision") or "unknown", 5),
-            "number_of_sources": (inc.get("corroboration") or {}).get("independent_sources", 0),
-            "source_article": "; ".join(_sources(inc, docs)),
-        })
+        rows.append(
+            {
+                "id": inc["incident_id"],
+                "type_of_violence": inc["type"],
+                "date_start": date.get("start") or "",
+                "date_end": date.get("end") or "",
+                "where_coordinates": loc.get("name") or "",
+                "latitude": loc.get("lat") if loc.get("lat") is not None else "",
+                "longitude": loc.get("lon") if loc.get("lon") is not None else "",
+                "best": best,
+                "low": low if low is not None else 0,
+                "high": high if high is not None else best,
+                "where_prec": WHERE_PREC.get(loc.get("precision") or "unknown", 7),
+                "date_prec": DATE_PREC.get(date.get("precision") or "unknown", 5),
+                "number_of_sources": (inc.get("corroboration") or {}).get("independent_sources", 0),
+                "source_article": "; ".join(_sources(inc, docs)),
+            }
+        )
     return rows

@@ -8,9 +8,22 @@ from typing import Any
 
 from corroborator.storage.db import Store
 
-DOCUMENT_FIELDS = ("document_id", "sha256", "source_file", "url", "title", "outlet", "published",
-                   "language", "ingested_at", "duplicate_of", "story_id", "ledger_seq",
-                   "archive_path", "text")
+DOCUMENT_FIELDS = (
+    "document_id",
+    "sha256",
+    "source_file",
+    "url",
+    "title",
+    "outlet",
+    "published",
+    "language",
+    "ingested_at",
+    "duplicate_of",
+    "story_id",
+    "ledger_seq",
+    "archive_path",
+    "text",
+)
 
 
 def documents(store: Store, archive_root: Path) -> list[dict[str, Any]]:
@@ -23,7 +36,9 @@ def documents(store: Store, archive_root: Path) -> list[dict[str, Any]]:
 
 
 def _records(store: Store, table: str, order: str) -> list[dict[str, Any]]:
-    return [json.loads(r["record"]) for r in store.rows(f"SELECT record FROM {table} ORDER BY {order}")]
+    return [
+        json.loads(r["record"]) for r in store.rows(f"SELECT record FROM {table} ORDER BY {order}")
+    ]
 
 
 def quotes(store: Store) -> list[dict[str, Any]]:
@@ -39,5 +54,9 @@ def incidents(store: Store) -> list[dict[str, Any]]:
 
 
 def all_records(store: Store, archive_root: Path) -> dict[str, list[dict[str, Any]]]:
-    return {"documents": documents(store, archive_root), "quotes": quotes(store),
-            "entities": entities(store), "incidents": incidents(store)}
+    return {
+        "documents": documents(store, archive_root),
+        "quotes": quotes(store),
+        "entities": entities(store),
+        "incidents": incidents(store),
+    }

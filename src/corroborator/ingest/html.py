@@ -22,7 +22,11 @@ def extract_html(html: str, source: str, url: str | None = None) -> Page:
 
     try:
         text = trafilatura.extract(
-            html, url=url, include_comments=False, include_tables=False, favor_recall=True,
+            html,
+            url=url,
+            include_comments=False,
+            include_tables=False,
+            favor_recall=True,
             deduplicate=False,
         )
         meta = trafilatura.extract_metadata(html, default_url=url)
@@ -38,5 +42,11 @@ def extract_html(html: str, source: str, url: str | None = None) -> Page:
         outlet = meta.sitename or None
         page_url = meta.url or None
         language = getattr(meta, "language", None) or None
-    return Page(text=text, title=title, outlet=outlet, published=published, url=url or page_url,
-                language=language)
+    return Page(
+        text=text,
+        title=title,
+        outlet=outlet,
+        published=published,
+        url=url or page_url,
+        language=language,
+    )

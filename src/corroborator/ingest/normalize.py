@@ -12,9 +12,26 @@ import re
 import unicodedata
 
 # Spaces that look like a space but break tokenisers and matching.
-_SPACES = {"\u00a0", "\u2007", "\u202f", "\u2000", "\u2001", "\u2002", "\u2003", "\u2004",
-           "\u2005", "\u2006", "\u2008", "\u2009", "\u200a", "\u205f", "\u3000", "\t", "\x0b",
-           "\x0c"}
+_SPACES = {
+    "\u00a0",
+    "\u2007",
+    "\u202f",
+    "\u2000",
+    "\u2001",
+    "\u2002",
+    "\u2003",
+    "\u2004",
+    "\u2005",
+    "\u2006",
+    "\u2008",
+    "\u2009",
+    "\u200a",
+    "\u205f",
+    "\u3000",
+    "\t",
+    "\x0b",
+    "\x0c",
+}
 # Invisible characters dropped outright.
 _DROP = {"\ufeff", "\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\r"}
 _LINE_BREAKS = {"\u2028", "\u2029", "\x85"}

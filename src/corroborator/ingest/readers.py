@@ -54,8 +54,9 @@ def read_path(path: Path) -> Iterator[Item]:
         limit = DOCUMENT_MAX_BYTES if kind in (".txt", ".html") else CONTAINER_MAX_BYTES
         if size > limit:
             raise InputError(
-                str(path), f"too large for one {kind[1:]} file ({size / 2**20:.1f} MB > "
-                f"{limit / 2**20:.0f} MB); split it into articles or records"
+                str(path),
+                f"too large for one {kind[1:]} file ({size / 2**20:.1f} MB > "
+                f"{limit / 2**20:.0f} MB); split it into articles or records",
             )
         data = path.read_bytes()
     except OSError as exc:
@@ -76,7 +77,11 @@ def read_path(path: Path) -> Iterator[Item]:
 
 
 def html_record(
-    source: str, original: bytes, html: str, container: str, url: str | None = None,
+    source: str,
+    original: bytes,
+    html: str,
+    container: str,
+    url: str | None = None,
     published: str | None = None,
 ) -> RawRecord:
     from corroborator.ingest.html import extract_html
@@ -159,18 +164,36 @@ def _json_record(name: str, n: int, obj: object, line: bytes, container: str) ->
     }
     for field_value in (body, html):
         if isinstance(field_value, str) and len(field_value) > DOCUMENT_MAX_BYTES:
-            return Rejection(source, f"record too large (> {DOCUMENT_MAX_BYTES // 2**20} MB of text)")
+            return Rejection(
+                source, f"record too large (> {DOCUMENT_MAX_BYTES // 2**20} MB of text)"
+            )
     try:
         if isinstance(body, str) and body.strip():
-            return RawRecord(source_file=source, original=line, text=body, container_path=container,
-                             published=published, record_id=_opt(obj.get("id")), **meta)
+            return RawRecord(
+                source_file=source,
+                original=line,
+                text=body,
+                container_path=container,
+                published=published,
+                record_id=_opt(obj.get("id")),
+                url=meta["url"],
+                title=meta["title"],
+                outlet=meta["outlet"],
+                language=meta["language"],
+            )
         if isinstance(html, str) and html.strip():
             rec = html_record(source, line, html, container, url=meta["url"], published=published)
             return RawRecord(
-                source_file=source, original=line, text=rec.text, container_path=container,
-                url=meta["url"] or rec.url, title=meta["title"] or rec.title,
-                outlet=meta["outlet"] or rec.outlet, published=published or rec.published,
-                language=meta["language"] or rec.language, record_id=_opt(obj.get("id")),
+                source_file=source,
+                original=line,
+                text=rec.text,
+                container_path=container,
+                url=meta["url"] or rec.url,
+                title=meta["title"] or rec.title,
+                outlet=meta["outlet"] or rec.outlet,
+                published=published or rec.published,
+                language=meta["language"] or rec.language,
+                record_id=_opt(obj.get("id")),
                 media_type="text/html",
             )
     except InputError as exc:

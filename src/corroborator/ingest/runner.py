@@ -32,7 +32,9 @@ def document_id_for(sha256: str) -> str:
 
 
 def ingest_paths(
-    store: Store, archive: Archive, paths: Iterable[str],
+    store: Store,
+    archive: Archive,
+    paths: Iterable[str],
     on_file: Callable[[str], None] | None = None,
 ) -> IngestReport:
     report = IngestReport()
@@ -55,7 +57,9 @@ def _reject(store: Store, report: IngestReport, rej: Rejection, run_id: str) -> 
     store.add_rejection(uuid.uuid4().hex, rej.source_file, rej.reason, run_id)
 
 
-def _ingest_file(store: Store, archive: Archive, path: Path, report: IngestReport, run_id: str) -> None:
+def _ingest_file(
+    store: Store, archive: Archive, path: Path, report: IngestReport, run_id: str
+) -> None:
     records = read_path(path)
     container: bytes | None = None
     container_sha = ""

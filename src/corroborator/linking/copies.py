@@ -196,7 +196,10 @@ _PATTERNS: list[tuple[re.Pattern[str], bool]] = [
     (re.compile(rf"\b(?:{_PUBLISH})\s+(?:\w+\s+)?by\s+(?P<name>{_NAME})"), True),
     (re.compile(rf"\b(?:{_MEDIUM})\s+(?:\w+\s+)?(?:from|by|of)\s+(?P<name>{_NAME})"), True),
     (re.compile(rf"\b(?:told|tells|telling)\s+(?P<name>{_NAME})"), True),
-    (re.compile(rf"\bin an? (?:interview|statement|post) (?:with|to|on)\s+(?P<name>{_NAME})"), True),
+    (
+        re.compile(rf"\bin an? (?:interview|statement|post) (?:with|to|on)\s+(?P<name>{_NAME})"),
+        True,
+    ),
     (re.compile(rf"(?P<name>{_NAME})\s+(?:reported|reports|first reported)\b"), False),
     (
         re.compile(

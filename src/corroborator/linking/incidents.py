@@ -18,7 +18,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
 
 from rapidfuzz import fuzz
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -26,21 +27,36 @@ from unidecode import unidecode
 
 from corroborator.models import DateRange, DocIncident, Location, Range
 
-MERGE_THRESHOLD = 0.55
-SUGGEST_THRESHOLD = 0.35
+MERGE_THRESHOLD = 0.5
+SUGGEST_THRESHOLD = 0.3
+ANCHOR_TEXT = 0.15  # below this mention overlap, coarse fields alone never merge
 NEAR_KM = 25.0  # two named settlements this close may be one event's place
 
-# Words that name the kind of group rather than which group ("Wagner Group" == "Wagner").
-GROUP_WORDS = frozenset(
-    "the group forces force army armed military troops soldiers units unit brigade battalion "
-    "regiment division company militia mercenaries fighters service services guard "
-    "government ministry federation pmc".split()
-)
+
+@cache
+def _lexicon(name: str) -> frozenset[str]:
+    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
+    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and w[0] != "#")
+
+
+# Words that name the kind of force rather than which one ("Wagner Group" == "Wagner"),
+# on top of the shared organisation designators. (Candidate for a lexicon file.)
+_FORCE_WORDS = "the armed forces force army troops soldiers unit units brigade battalion regiment"
+_FORCE_WORDS += " division militia fighters service services guard government ministry"
 # Words that only say a place is an administrative area ("Donetsk Oblast" == "Donetsk").
-ADMIN_WORDS = frozenset(
-    "oblast region province krai kray governorate state county district raion rayon "
-    "republic people's peoples city of the".split()
-)
+_ADMIN_WORDS = "krai kray governorate state county republic people's peoples of the"
+
+
+@cache
+def group_words() -> frozenset[str]:
+    return _lexicon("linking_org_designators.txt") | frozenset(_FORCE_WORDS.split())
+
+
+@cache
+def admin_words() -> frozenset[str]:
+    return _lexicon("linking_place_designators.txt") | frozenset(_ADMIN_WORDS.split())
+
+
 # Victim groups by the kind of person they are: reports of one event share a kind.
 VICTIM_KINDS: dict[str, frozenset[str]] = {
     "civilians": frozenset({"civilian"}),
@@ -97,17 +113,20 @@ class PairScore:
     compatible: bool
     score: float = 0.0
     reasons: list[str] = field(default_factory=list)
+    anchored: bool = False  # some specific evidence beyond coarse fields (see `compare`)
 
 
 # ---------------------------------------------------------------- field comparisons
 
 
+@lru_cache(maxsize=65536)
 def _norm(text: str) -> str:
     text = unidecode(text).lower().replace("’", "'")
     text = re.sub(r"'s\b", "", text)
     return re.sub(r"[^a-z0-9 ]+", " ", text).strip()
 
 
+@lru_cache(maxsize=65536)
 def _core(name: str, generic: frozenset[str]) -> list[str]:
     return [t for t in _norm(name).split() if t not in generic]
 
@@ -116,15 +135,17 @@ def _tok_eq(a: str, b: str) -> bool:
     return a == b or (min(len(a), len(b)) >= 4 and fuzz.ratio(a, b) >= 85)
 
 
+@lru_cache(maxsize=65536)
 def is_person_name(name: str) -> bool:
     """Two or more words and no group word: a named person, strong linking evidence."""
     words = _norm(name).split()
-    return len(words) >= 2 and not GROUP_WORDS.intersection(words)
+    return len(words) >= 2 and not group_words().intersection(words)
 
 
+@lru_cache(maxsize=65536)
 def same_actor(a: str, b: str) -> bool:
     """Spelling-tolerant match: Evgeniy/Yevgeny Prigozhin, Prigozhin, Wagner/Wagner Group."""
-    ca, cb = _core(a, GROUP_WORDS), _core(b, GROUP_WORDS)
+    ca, cb = _core(a, group_words()), _core(b, group_words())
     if not ca or not cb:
         return _norm(a) == _norm(b)
     if is_person_name(a) and is_person_name(b):
@@ -201,7 +222,10 @@ def _km(a: Location, b: Location) -> float | None:
     if None in (a.lat, a.lon, b.lat, b.lon):
         return None
     la1, lo1, la2, lo2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))  # type: ignore[arg-type]
-    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    h = (
+        math.sin((la2 - la1) / 2) ** 2
+        + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    )
     return 6371.0 * 2 * math.asin(math.sqrt(h))
 
 
@@ -209,10 +233,11 @@ def _known(loc: Location) -> bool:
     return loc.precision != "unknown" and bool(loc.name or loc.country)
 
 
+@lru_cache(maxsize=65536)
 def _same_name(a: str | None, b: str | None) -> bool:
     if not a or not b:
         return False
-    ca, cb = " ".join(_core(a, ADMIN_WORDS)), " ".join(_core(b, ADMIN_WORDS))
+    ca, cb = " ".join(_core(a, admin_words())), " ".join(_core(b, admin_words()))
     return bool(ca) and (ca == cb or fuzz.ratio(ca, cb) >= 85)
 
 
@@ -282,10 +307,21 @@ def _bag(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in words if len(w) > 2 and w not in STOP_WORDS)
 
 
+# Attribution words every report shares whatever it reports.
+_REPORTING = frozenset({"said", "say", "says", "told", "tell", "according", "report", "reported"})
+
+
+def _field_words(inc: DocIncident) -> frozenset[str]:
+    names = [inc.location.name or "", inc.location.admin1 or "", *inc.perpetrators]
+    return _bag(" ".join(names))
+
+
 def text_similarity(a: DocIncident, b: DocIncident) -> float:
-    """Overlap of the content words of the mention sentences (Dice over word sets)."""
-    ba = frozenset().union(*(_bag(m.text) for m in a.mentions)) if a.mentions else frozenset()
-    bb = frozenset().union(*(_bag(m.text) for m in b.mentions)) if b.mentions else frozenset()
+    """Dice overlap of the mentions' content words, leaving out place and perpetrator names
+    (already scored as fields) and attribution words, so only the described act counts."""
+    skip = _field_words(a) | _field_words(b) | _REPORTING
+    ba = frozenset().union(*(_bag(m.text) for m in a.mentions)) - skip
+    bb = frozenset().union(*(_bag(m.text) for m in b.mentions)) - skip
     if not ba or not bb:
         return 0.0
     return 2 * len(ba & bb) / (len(ba) + len(bb))
@@ -300,7 +336,10 @@ def compare(x: IncidentItem, y: IncidentItem) -> PairScore:
     Weights: same settlement .25 (near or contained .12, same country .03); same day or
     week .25, month .12, year .04; a named person on both sides .25, a shared group .08;
     shared victim groups up to .05; specific matching figures .2 (small counts .06);
-    content-word overlap of the mention sentences x .6.
+    content-word overlap of the mention sentences x .6. A pair may merge only when
+    anchored by specific evidence (mention overlap >= ANCHOR_TEXT, the same day or week, a
+    named person, or matching specific figures of 10 or more): one city, one month and one
+    army are not enough to call two shellings the same.
     """
     a, b = x.incident, y.incident
     if x.document_id == y.document_id or a.type != b.type:
@@ -326,6 +365,8 @@ def compare(x: IncidentItem, y: IncidentItem) -> PairScore:
     if ia and ib:
         widest = max((ia[1] - ia[0]).days, (ib[1] - ib[0]).days)
         score += 0.25 if widest <= 7 else 0.12 if widest <= 31 else 0.04
+        if widest <= 7:
+            reasons.append("same week")
     if any(is_person_name(p) and is_person_name(q) for p, q in shared_actors):
         score += 0.25
         reasons.append("named perpetrator")
@@ -335,11 +376,15 @@ def compare(x: IncidentItem, y: IncidentItem) -> PairScore:
         score += 0.05 * len(set(a.victims) & set(b.victims)) / len(set(a.victims) | set(b.victims))
     for ra, rb in ((a.killed, b.killed), (a.wounded, b.wounded)):
         if is_specific(ra) and is_specific(rb):
-            score += 0.2 if min(ra.low or 0, rb.low or 0) >= 10 else 0.06
+            big = min(ra.low or 0, rb.low or 0) >= 10
+            score += 0.2 if big else 0.06
+            if big:
+                reasons.append("same figures")
     sim = text_similarity(a, b)
     score += 0.6 * sim
+    anchored = sim >= ANCHOR_TEXT or bool(reasons)
     reasons.append(f"place={place} text={sim:.2f}")
-    return PairScore(True, round(score, 4), reasons)
+    return PairScore(True, round(score, 4), reasons, anchored)
 
 
 # ---------------------------------------------------------------- blocking
@@ -396,7 +441,12 @@ def candidate_pairs(items: Sequence[IncidentItem]) -> set[tuple[int, int]]:
 
 
 def _order_key(item: IncidentItem) -> tuple[int, str, str, int]:
-    return (item.seq if item.seq is not None else 2**62, item.published or "", item.document_id, item.index)
+    return (
+        item.seq if item.seq is not None else 2**62,
+        item.published or "",
+        item.document_id,
+        item.index,
+    )
 
 
 def cluster_id(members: Iterable[IncidentItem]) -> str:
@@ -437,6 +487,8 @@ def link(
     for (i, j), ps in ranked:
         if ps.score < threshold:
             break
+        if not ps.anchored:
+            continue
         ca, cb = owner[i], owner[j]
         if ca == cb or not ok(ca, cb):
             continue
@@ -449,7 +501,7 @@ def link(
     )
     suggestions = sorted(
         (
-            Suggestion(*sorted((items[i].key, items[j].key)), score=ps.score)
+            Suggestion(min(items[i].key, items[j].key), max(items[i].key, items[j].key), ps.score)
             for (i, j), ps in scored.items()
             if ps.score >= suggest and owner[i] != owner[j]
         ),
@@ -486,9 +538,9 @@ class IncidentLinker:
             self.items[item.key] = item
             for k in block_keys(item):
                 self.blocks[k].add(item.key)
-                for other_key, keys in self.blocks.items():
+                for other_key, block in self.blocks.items():
                     if _matches(k, other_key):
-                        touched |= keys
+                        touched |= block
         affected = set(touched)
         for key in touched:
             if key in self.cluster_of:
@@ -506,10 +558,12 @@ class IncidentLinker:
             if previous != {cid} or any(self.cluster_of.get(k) is None for k in keys):
                 changed.add(cid)
             self.members[cid] = keys
-            for k in keys:
-                self.cluster_of[k] = cid
+            for member in keys:
+                self.cluster_of[member] = cid
         self.suggestions = {
-            p: s for p, s in self.suggestions.items() if p[0] not in affected and p[1] not in affected
+            p: s
+            for p, s in self.suggestions.items()
+            if p[0] not in affected and p[1] not in affected
         }
         for s in suggestions:
             self.suggestions[(s.a, s.b)] = s.score

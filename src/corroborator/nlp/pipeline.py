@@ -45,6 +45,16 @@ class SkipDocument(Exception):
     """Raised by a stage when one document cannot be processed; the runner records why."""
 
 
+@Language.component("newline_sentences")
+def newline_sentences(doc: Doc) -> Doc:
+    """A line break always ends a sentence: captions and headlines lack full stops."""
+    for tok in doc[1:]:
+        prev = doc[tok.i - 1]
+        if "\n" in prev.text or "\n" in prev.whitespace_:
+            tok.is_sent_start = True
+    return doc
+
+
 @lru_cache(maxsize=1)
 def load_nlp() -> Language:
     """The English pipeline with the gazetteer ruler in front of `ner` (built once, cached)."""
@@ -53,6 +63,7 @@ def load_nlp() -> Language:
     from corroborator.nlp import gazetteer
 
     nlp = spacy.load(SPACY_MODEL)
+    nlp.add_pipe("newline_sentences", before="parser")
     gazetteer.add_ruler(nlp)
     return nlp
 

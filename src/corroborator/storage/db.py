@@ -35,7 +35,9 @@ def archive_root_for(url: str) -> Path:
     if env:
         return Path(env).resolve()
     if url.startswith("postgresql://") or url.startswith("postgres://"):
-        raise StorageError("CORROBORATOR_ARCHIVE must name the archive folder when using PostgreSQL")
+        raise StorageError(
+            "CORROBORATOR_ARCHIVE must name the archive folder when using PostgreSQL"
+        )
     p = Path(url)
     root = p.with_suffix(".archive") if p.suffix else p.with_name(p.name + ".archive")
     return root.resolve()
@@ -102,7 +104,9 @@ class Store:
             with self.transaction():
                 for stmt in statements:
                     self.execute(stmt)
-                self.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, now()))
+                self.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, now())
+                )
 
     # -- ledger --------------------------------------------------------------------
     def append_ledger(
@@ -118,8 +122,18 @@ class Store:
         self.execute(
             "INSERT INTO ledger (seq, kind, subject, sha256, source, created_at, tool_version,"
             " payload, prev_hash, entry_hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (entry.seq, entry.kind, entry.subject, entry.sha256, entry.source, entry.created_at,
-             entry.tool_version, entry.payload, entry.prev_hash, entry.entry_hash),
+            (
+                entry.seq,
+                entry.kind,
+                entry.subject,
+                entry.sha256,
+                entry.source,
+                entry.created_at,
+                entry.tool_version,
+                entry.payload,
+                entry.prev_hash,
+                entry.entry_hash,
+            ),
         )
         return entry
 
@@ -144,15 +158,24 @@ class Store:
             )
 
     def document_by_sha(self, sha256: str) -> dict[str, Any] | None:
-        return self.one("SELECT document_id, source_file FROM documents WHERE sha256 = ?", (sha256,))
+        return self.one(
+            "SELECT document_id, source_file FROM documents WHERE sha256 = ?", (sha256,)
+        )
 
     def add_document(self, row: dict[str, Any]) -> int:
         """Insert a document and its ledger entry in one transaction; returns its ledger seq."""
         with self.transaction():
             entry = self.append_ledger(
-                "document", row["document_id"], row["sha256"], row["source_file"],
-                {"archive_sha256": row["archive_sha256"], "archive_start": row["archive_start"],
-                 "archive_end": row["archive_end"], "text_sha256": row.pop("text_sha256")},
+                "document",
+                row["document_id"],
+                row["sha256"],
+                row["source_file"],
+                {
+                    "archive_sha256": row["archive_sha256"],
+                    "archive_start": row["archive_start"],
+                    "archive_end": row["archive_end"],
+                    "text_sha256": row.pop("text_sha256"),
+                },
             )
             row = dict(row, ledger_seq=entry.seq)
             cols = ", ".join(row)
@@ -171,14 +194,22 @@ class Store:
     def rejections(self) -> list[dict[str, Any]]:
         return self.rows("SELECT * FROM rejections ORDER BY created_at, source_file")
 
-    def documents(self, ids: Sequence[str] | None = None, with_text: bool = True) -> list[dict[str, Any]]:
-        cols = "d.*" if with_text else (
-            "d.document_id, d.sha256, d.source_file, d.url, d.title, d.outlet, d.published,"
-            " d.language, d.ingested_at, d.duplicate_of, d.shared, d.story_id, d.ledger_seq,"
-            " d.archive_sha256, d.archive_start, d.archive_end, d.media_type, d.extracted_version"
+    def documents(
+        self, ids: Sequence[str] | None = None, with_text: bool = True
+    ) -> list[dict[str, Any]]:
+        cols = (
+            "d.*"
+            if with_text
+            else (
+                "d.document_id, d.sha256, d.source_file, d.url, d.title, d.outlet, d.published,"
+                " d.language, d.ingested_at, d.duplicate_of, d.shared, d.story_id, d.ledger_seq,"
+                " d.archive_sha256, d.archive_start, d.archive_end, d.media_type, d.extracted_version"
+            )
         )
-        sql = f"SELECT {cols}, a.relpath AS archive_relpath FROM documents d" \
-              " JOIN archive_files a ON a.sha256 = d.archive_sha256"
+        sql = (
+            f"SELECT {cols}, a.relpath AS archive_relpath FROM documents d"
+            " JOIN archive_files a ON a.sha256 = d.archive_sha256"
+        )
         if ids is not None:
             if not ids:
                 return []
@@ -194,7 +225,8 @@ class Store:
     def stale_documents(self, version: str) -> list[str]:
         found = self.rows(
             "SELECT document_id FROM documents WHERE extracted_version IS NULL"
-            " OR extracted_version <> ? ORDER BY ledger_seq", (version,),
+            " OR extracted_version <> ? ORDER BY ledger_seq",
+            (version,),
         )
         return [r["document_id"] for r in found]
 
@@ -217,12 +249,15 @@ class Store:
                     (document_id, version, body, now()),
                 )
             self.execute(
-                "UPDATE documents SET extracted_version = ? WHERE document_id = ?", (version, document_id)
+                "UPDATE documents SET extracted_version = ? WHERE document_id = ?",
+                (version, document_id),
             )
 
     def extractions(self, ids: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-        sql = ("SELECT e.document_id, e.payload FROM extractions e JOIN documents d"
-               " ON d.document_id = e.document_id AND d.extracted_version = e.version")
+        sql = (
+            "SELECT e.document_id, e.payload FROM extractions e JOIN documents d"
+            " ON d.document_id = e.document_id AND d.extracted_version = e.version"
+        )
         params: list[Any] = []
         if ids is not None:
             if not ids:

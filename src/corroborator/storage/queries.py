@@ -11,7 +11,8 @@ from corroborator.storage.db import Store
 def list_incidents(store: Store, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
     rows = store.rows(
         "SELECT * FROM incidents ORDER BY score DESC, independent_sources DESC, documents DESC,"
-        " incident_id LIMIT ? OFFSET ?", (limit, offset),
+        " incident_id LIMIT ? OFFSET ?",
+        (limit, offset),
     )
     for r in rows:
         r["record"] = json.loads(r["record"])

@@ -1,10 +1,355 @@
-"""Stub: to be replaced by the real entities stage."""
+"""Entities stage: people, armed groups, organisations, places and outlets, one kind per name.
 
+spaCy's entities are the starting point, but the small model splits or mislabels the actors
+that matter here ("Russian" NORP + "troops", "2nd Motor Rifle Division" as ORG), so armed
+groups and outlets are found by token patterns first (lexicons/armed_groups.json,
+lexicons/entities_outlets.json) and win over the spans they overlap. A second pass makes
+the document consistent: one surface name gets one kind, and a bare surname gets the full
+name seen elsewhere in the document as `canonical`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from spacy.matcher import Matcher
+from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
+
+from corroborator.models import EntityMention
 from corroborator.nlp.pipeline import DocContext
+
+_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
+_ORDINAL = r"^\d+(?:st|nd|rd|th)$"
+_PLACE_LABELS = {"GPE", "LOC"}
+_KIND_OF_LABEL = {"PERSON": "person", "ORG": "organization", "GPE": "place", "LOC": "place"}
+_REPORT_SUBJ = {"nsubj", "nsubjpass"}
+_DEMONYM = re.compile(r"(?:ian|ians|ese|ish|ean|eans)$")
+_PATRONYMIC = re.compile(r"(?:ovich|evich|ovna|evna|ichna)$")
+_NOT_NAMES = {"POW", "POWs", "PoW", "PoWs", "MIA", "KIA", "IDP", "IDPs"}
+_STATE_WORDS = {"Republic", "Army", "Party", "Front", "Council", "Militia", "Union"}
+_TITLE_GROUP_NOUNS = {
+    "group",
+    "pmc",
+    "battalion",
+    "brigade",
+    "legion",
+    "militia",
+    "regiment",
+    "front",
+}
+
+
+@lru_cache(maxsize=4)
+def lexicon(name: str) -> dict[str, Any]:
+    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@dataclass(frozen=True)
+class _Mention:
+    start: int  # token indices
+    end: int
+    kind: str
+    label: str
+    canonical: str = ""
+    group_name: str = ""  # the proper-name part of an armed group ("Wagner")
+
+
+def clean_bounds(span: Span) -> tuple[int, int]:
+    """Token bounds without a leading article and a trailing possessive."""
+    start, end = span.start, span.end
+    doc = span.doc
+    while start < end - 1 and doc[start].lower_ in {"the", "a", "an"}:
+        start += 1
+    while end > start + 1 and doc[end - 1].text in {"'s", "’s", "'", "’"}:
+        end -= 1
+    return start, end
+
+
+def surface(doc: Doc, start: int, end: int) -> tuple[int, int, str]:
+    """Character offsets and text of tokens [start, end), minus a glued possessive."""
+    span = doc[start:end]
+    text = span.text
+    m = _POSSESSIVE.search(text)
+    if m and end - start >= 1 and not text.endswith(("ss'", "ss’")) and len(text) > 3:
+        cut = 2 if m.group(0)[0] in "'’" else 1
+        text = text[:-cut]
+    return span.start_char, span.start_char + len(text), text
+
+
+@lru_cache(maxsize=4)
+def _group_matcher(vocab: Vocab) -> Matcher:
+    lex = lexicon("armed_groups.json")
+    forces, mods = lex["force_nouns"], lex["force_modifiers"]
+    gmods, gnouns = lex["group_modifiers"], lex["group_nouns"]
+    mod = {"LOWER": {"IN": mods}, "OP": "*"}
+    force = {"LOWER": {"IN": forces}}
+    poss = {"ORTH": {"IN": ["'s", "’s"]}}
+    m = Matcher(vocab)
+    m.add("NORP_FORCE", [[{"ENT_TYPE": {"IN": ["NORP", "GPE"]}, "OP": "+"}, mod, force]])
+    m.add("POSS_FORCE", [[{"POS": "PROPN"}, poss, mod, force]])
+    m.add(
+        "NAME_FORCE", [[{"POS": "PROPN", "ENT_TYPE": {"NOT_IN": ["PERSON", "NORP"]}}, mod, force]]
+    )
+    m.add(
+        "ARMED_FORCES_OF",
+        [[{"LOWER": "armed"}, {"LOWER": "forces"}, {"LOWER": "of"}, {"POS": "PROPN", "OP": "+"}]],
+    )
+    m.add(
+        "UNIT",
+        [
+            [
+                {"TEXT": {"REGEX": _ORDINAL}},
+                {"IS_TITLE": True, "OP": "*"},
+                {"LOWER": {"IN": lex["unit_nouns"]}},
+            ]
+        ],
+    )
+    m.add(
+        "NAMED_GROUP",
+        [
+            [
+                {"POS": "PROPN", "IS_TITLE": True, "OP": "+"},
+                {"LOWER": {"IN": sorted(_TITLE_GROUP_NOUNS)}},
+            ],
+            [
+                {"IS_TITLE": True, "ENT_TYPE": {"NOT_IN": ["NORP", "GPE"]}, "OP": "+"},
+                {"LOWER": {"IN": gmods}, "OP": "+"},
+                {"LOWER": {"IN": gnouns}},
+            ],
+            [{"LOWER": "pmc"}, {"POS": "PROPN", "IS_TITLE": True, "OP": "+"}],
+        ],
+    )
+    m.add("STANDALONE", [[{"ENT_TYPE": "NORP", "OP": "*"}, {"LOWER": {"IN": lex["standalone"]}}]])
+    return m
+
+
+def _is_modifier(doc: Doc, i: int) -> bool:
+    """'military' in 'military technician': a force word modifying another noun, not a group."""
+    tok = doc[i]
+    nxt = doc[i + 1] if i + 1 < len(doc) else None
+    forces = set(lexicon("armed_groups.json")["force_nouns"])
+    return (
+        nxt is not None
+        and nxt.pos_ in {"NOUN", "PROPN"}
+        and nxt.lower_ not in forces
+        and tok.dep_ in {"amod", "compound", "nmod"}
+    )
+
+
+def armed_groups(doc: Doc) -> list[_Mention]:
+    """Longest non-overlapping armed-group phrases, each with a canonical name."""
+    org_words = set(lexicon("armed_groups.json")["org_words"])
+    found: list[tuple[int, int, str]] = []
+    for match_id, start, end in _group_matcher(doc.vocab)(doc):
+        rule = doc.vocab.strings[match_id]
+        if rule in {"NORP_FORCE", "POSS_FORCE", "NAME_FORCE"} and _is_modifier(doc, end - 1):
+            continue
+        words = {t.lower_ for t in doc[start:end]}
+        if rule == "NAMED_GROUP" and words & (
+            org_words - {"company", "organisation", "organization"}
+        ):
+            continue
+        found.append((start, end, rule))
+    found.sort(key=lambda x: (-(x[1] - x[0]), x[0]))
+    taken: set[int] = set()
+    out: list[_Mention] = []
+    for start, end, rule in found:
+        if taken & set(range(start, end)):
+            continue
+        taken.update(range(start, end))
+        s, e = clean_bounds(doc[start:end])
+        name = ""
+        canonical = surface(doc, s, e)[2]
+        if rule == "NAMED_GROUP":
+            toks = [t for t in doc[s:e] if t.is_title and t.lower_ not in _TITLE_GROUP_NOUNS]
+            toks = [t for t in toks if t.lower_ != "pmc"] or toks
+            name = " ".join(t.text for t in toks)
+            last = doc[e - 1].lower_
+            if last in {"group", "organisation", "organization", "company", "pmc"} or (
+                doc[s].lower_ == "pmc"
+            ):
+                canonical = f"{name} Group"
+        out.append(_Mention(s, e, "armed_group", "", canonical, name))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _is_outlet_word(tok: Any) -> bool:
+    lex = lexicon("entities_outlets.json")
+    low = tok.lower_
+    if not tok.text[:1].isupper():
+        return False
+    if low in lex["agencies"] or low in lex["name_words"]:
+        return True
+    return any(low.endswith(s) and len(low) > len(s) + 2 for s in lex["name_suffixes"])
+
+
+def outlets(doc: Doc) -> list[_Mention]:
+    """News organisations: agency names, '-news' compounds, capitalised names ending in
+    a masthead word ("The New York Times", "The Guardian"), and ORGs that report/publish."""
+    lex = lexicon("entities_outlets.json")
+    agencies, verbs = set(lex["agencies"]), set(lex["report_verbs"])
+    out: list[_Mention] = []
+    i = 0
+    while i < len(doc):
+        tok = doc[i]
+        if not (_is_outlet_word(tok) and tok.tag_ in {"NNP", "NNPS"}):
+            i += 1
+            continue
+        start = i
+        while start > 0 and doc[start - 1].tag_ in {"NNP", "NNPS"} and doc[start - 1].is_title:
+            start -= 1
+        end = i + 1
+        while end < len(doc) and _is_outlet_word(doc[end]) and doc[end].tag_ == "NNP":
+            end += 1
+        low = tok.lower_
+        strong = (
+            low in agencies
+            or end - start > 1
+            or (start > 0 and doc[start - 1].lower_ == "the")
+            or low not in lex["name_words"]
+        )
+        if strong:
+            out.append(_Mention(start, end, "outlet", "ORG"))
+        i = end
+    taken = {j for m in out for j in range(m.start, m.end)}
+    for ent in doc.ents:
+        if ent.label_ != "ORG" or taken & set(range(ent.start, ent.end)):
+            continue
+        head = ent.root
+        if head.dep_ in _REPORT_SUBJ and head.head.lower_ in verbs:
+            s, e = clean_bounds(ent)
+            out.append(_Mention(s, e, "outlet", "ORG"))
+    return out
+
+
+def _trim_org(doc: Doc, start: int, end: int) -> int:
+    """End of an ORG before a stray prepositional tail ("Security Service on Facebook")."""
+    for j in range(start + 1, end):
+        if doc[j].pos_ == "ADP" and doc[j].lower_ not in {"of", "for", "de", "du", "&"}:
+            return j
+    return end
+
+
+def _classify(doc: Doc, ent: Span) -> _Mention | None:
+    label = ent.label_
+    if label not in _KIND_OF_LABEL:
+        return None
+    s, e = clean_bounds(ent)
+    if label == "ORG":
+        e = _trim_org(doc, s, e)
+    if e + 1 < len(doc) and doc[e].text in {"'s", "’s"} and doc[e + 1].text in _STATE_WORDS:
+        e, label = e + 2, "ORG"  # "X People's Republic": one organisation, not a person + place
+    text = doc[s:e].text
+    if text in _NOT_NAMES:
+        return None
+    if label == "ORG" and 2 <= e - s <= 4 and any(_PATRONYMIC.search(t.text) for t in doc[s:e]):
+        return _Mention(s, e, "person", label)
+    if label in _PLACE_LABELS and _DEMONYM.search(text):
+        from corroborator.nlp import gazetteer
+
+        if not gazetteer.load().candidates(text):
+            return None
+    return _Mention(s, e, _KIND_OF_LABEL[label], label)
+
+
+def _has_org_word(text: str) -> bool:
+    words = set(lexicon("armed_groups.json")["org_words"])
+    return any(w.lower() in words for w in re.findall(r"[\w.]+", text))
+
+
+def _bare_names(doc: Doc, found: list[_Mention], taken: set[int]) -> list[_Mention]:
+    """Capitalised tokens that spaCy left untagged but that repeat a surname or group name
+    found elsewhere in the document ('"We are moving," Prigozhin said')."""
+    names = {m.group_name for m in found if m.group_name}
+    names |= {doc[m.end - 1].text for m in found if m.kind == "person" and m.end - m.start >= 2}
+    return [
+        _Mention(t.i, t.i + 1, "person", "")
+        for t in doc
+        if t.i not in taken and t.text in names and t.is_title and t.pos_ in {"PROPN", "ADJ"}
+    ]
+
+
+def resolve(doc: Doc) -> list[EntityMention]:
+    """All entity mentions of the document, consistent in kind and canonical name."""
+    groups = armed_groups(doc)
+    taken = {j for m in groups for j in range(m.start, m.end)}
+    found = list(groups)
+    for m in outlets(doc):
+        if not taken & set(range(m.start, m.end)):
+            found.append(m)
+            taken.update(range(m.start, m.end))
+    for ent in doc.ents:
+        if taken & set(range(ent.start, ent.end)):
+            continue
+        cm = _classify(doc, ent)
+        if cm is not None and not taken & set(range(cm.start, cm.end)):
+            found.append(cm)
+            taken.update(range(cm.start, cm.end))
+    found.sort(key=lambda m: m.start)
+    found += _bare_names(doc, found, taken)
+    found.sort(key=lambda m: m.start)
+    rows = [(m, surface(doc, m.start, m.end)) for m in found]
+
+    # names: armed groups by proper name, people by surname
+    group_names = {m.group_name: m.canonical for m in found if m.group_name}
+    single = {text for m, (_, _, text) in rows if len(text.split()) == 1}
+    people: list[str] = []
+    for m, (_, _, text) in rows:
+        n = len(text.split())
+        if n < 2 or n > 4 or _has_org_word(text):
+            continue
+        if m.kind == "person" or (
+            m.kind == "organization" and m.label == "ORG" and text.split()[-1] in single
+        ):
+            people.append(text)
+    surnames: dict[str, str] = {}
+    for full in people:
+        surnames.setdefault(full.split()[-1], full)
+
+    fixed: list[tuple[_Mention, tuple[int, int, str]]] = []
+    for m, (a, b, text) in rows:
+        if m.kind in {"armed_group", "outlet"}:
+            first = doc[m.start].text
+            if m.kind == "armed_group" and not m.group_name and first in group_names:
+                m = replace(m, canonical=group_names[first])
+            fixed.append((m, (a, b, text)))
+            continue
+        if text in group_names or text.split()[0] in group_names and m.kind != "place":
+            key = text if text in group_names else text.split()[0]
+            m = replace(m, kind="armed_group", canonical=group_names[key])
+        elif text in people or text in surnames:
+            m = replace(m, kind="person", canonical=surnames.get(text, text))
+        fixed.append((m, (a, b, text)))
+
+    votes: dict[str, Counter[str]] = {}
+    for m, (_, _, text) in fixed:
+        votes.setdefault(text, Counter())[m.kind] += 1
+    order = ("armed_group", "outlet", "person", "organization", "place")
+    kind_of = {
+        text: max(c, key=lambda k: (c[k] + (100 if k in order[:2] else 0), -order.index(k)))
+        for text, c in votes.items()
+    }
+    out: list[EntityMention] = []
+    for m, (a, b, text) in fixed:
+        kind = kind_of[text]
+        canonical = m.canonical or (surnames.get(text, text) if kind == "person" else text)
+        out.append(EntityMention(a, b, text, kind, m.label, canonical))
+    return out
 
 
 class EntitiesStage:
-    name = "corroborator.entities.v0"
+    """Appends EntityMention records (see `resolve`)."""
+
+    name = "corroborator.entities.v1"
 
     def __call__(self, ctx: DocContext) -> None:
-        return None
+        ctx.extraction.entities.extend(resolve(ctx.doc))

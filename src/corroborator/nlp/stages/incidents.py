@@ -1,10 +1,822 @@
-"""Stub: to be replaced by the real incidents stage."""
+"""Incidents stage: sentences that report a violation, typed and merged per document.
 
+A trigger lexicon (lexicons/incident_triggers.json) finds candidate acts; the dependency
+parse then reads who did it to whom (agent, patient) and in what mood. The mood decides
+more than the verb does: "ordered to kill everyone" is a no-quarter order, "threatened to
+kill deserters" is coercion, "can simply shoot" and "no one ever shoots civilians" are not
+events at all. Victim words (lexicons/incident_roles.json) then type a killing as of
+civilians, captives or one's own side. Mentions of one act (lead, quote, recap) are
+merged, and fields are filled from the earlier stages' records in the same sentences.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from spacy.tokens import Doc, Span, Token
+
+from corroborator.models import DateRange, DocIncident, Location, Range
+from corroborator.models import Span as TextSpan
 from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
+
+KILL_TYPES = ("killing_civilians", "killing_captives", "killing_own_forces")
+_MAX_NGRAM = 4
+
+
+@dataclass(frozen=True)
+class _Lex:
+    """Both lexicons as lemma-tuple lookups."""
+
+    triggers: dict[tuple[str, ...], list[tuple[str, str]]]  # ngram -> [(family, strength)]
+    terms: dict[str, frozenset[tuple[str, ...]]]  # role list name -> ngrams
+    victims: dict[str, frozenset[tuple[str, ...]]]
+
+
+def _grams(words: list[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(w.lower().split()) for w in words)
+
+
+@lru_cache(maxsize=1)
+def _lex() -> _Lex:
+    trig: dict[str, Any] = load_lexicon("incident_triggers.json")
+    roles: dict[str, Any] = load_lexicon("incident_roles.json")
+    triggers: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    for family in ("kill", "torture", "sexual", "abduction", "deportation", "attack", "coercion"):
+        for strength in ("strong", "weak", "target"):
+            for w in trig[family].get(strength, []):
+                triggers.setdefault(tuple(w.split()), []).append((family, strength))
+    terms = {k: _grams(v) for k, v in roles.items() if isinstance(v, list)}
+    for k in ("order", "deny", "confess"):
+        terms[k] = _grams(trig[k])
+    for k in ("threat", "punishment", "force", "force_to"):
+        terms[k] = _grams(trig["coercion"][k])
+    victims = {k: _grams(v) for k, v in roles["victims"].items()}
+    return _Lex(triggers, terms, victims)
+
+
+def _low(tok: Token) -> str:
+    return tok.lemma_.lower()
+
+
+def _has(tokens: list[Token], name: str) -> bool:
+    """Whether the tokens contain a term of the named role list (lemma or surface form)."""
+    grams = _lex().terms[name]
+    return bool(_matches(tokens, grams))
+
+
+@lru_cache(maxsize=64)
+def _prefixes(grams: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    return frozenset(g[:n] for g in grams for n in range(1, len(g) + 1))
+
+
+def _longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> tuple[str, ...] | None:
+    """Longest lexicon n-gram starting at toks[i]; each word may match by lemma or surface form
+    ('enforced disappearances' -> ('enforced', 'disappearance'))."""
+    prefixes = _prefixes(grams)
+    frontier: list[tuple[str, ...]] = [()]
+    best = None
+    for n in range(_MAX_NGRAM):
+        if i + n >= len(toks):
+            break
+        t = toks[i + n]
+        opts = {_low(t), t.lower_}
+        frontier = [p + (o,) for p in frontier for o in opts if p + (o,) in prefixes]
+        if not frontier:
+            break
+        best = next((f for f in frontier if f in grams), best)
+    return best
+
+
+def _matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
+    """Tokens that start a lexicon n-gram."""
+    toks = sorted(tokens, key=lambda t: t.i)
+    return [t for i, t in enumerate(toks) if _longest(toks, i, grams) is not None]
+
+
+def victim_groups(tokens: list[Token]) -> set[str]:
+    """Victim groups named by these tokens ('injured prisoners of war' -> pow, wounded)."""
+    return {g for g, grams in _lex().victims.items() if _matches(tokens, grams)}
+
+
+@dataclass
+class Mention:
+    """One typed report of an act in one sentence unit."""
+
+    unit: int
+    type: str
+    trigger: Token
+    victims: set[str] = field(default_factory=set)
+    agents: list[Token] = field(default_factory=list)
+    patient: list[Token] = field(default_factory=list)
+    vague: bool = False  # no victim information of its own
+    ambiguous: bool = False  # victims are combatants: own side or captives, or combat
+    confessed: bool = False
+    support: bool = False  # detention etc. that only retells an adjacent act
+
+
+# ---------------------------------------------------------------- the parse around a trigger
+
+
+def _find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
+    """(trigger words, family, strength) for each lexicon trigger in the unit, longest first."""
+    toks = list(unit)
+    table = _lex().triggers
+    keys = _trigger_keys()
+    out: list[tuple[Span, str, str]] = []
+    i = 0
+    while i < len(toks):
+        gram = _longest(toks, i, keys)
+        if gram is None:
+            i += 1
+            continue
+        span = unit[i : i + len(gram)]
+        out += [(span, family, strength) for family, strength in table[gram]]
+        i += len(gram)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _trigger_keys() -> frozenset[tuple[str, ...]]:
+    return frozenset(_lex().triggers)
+
+
+def _passive(verb: Token) -> bool:
+    """Passive, including the elided 'and the lieutenant killed'."""
+    if any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children):
+        return True
+    if verb.tag_ != "VBN":
+        return False
+    has_aux = any(c.dep_ == "aux" for c in verb.children)
+    has_obj = any(c.dep_ == "dobj" for c in verb.children)
+    return not has_aux and not has_obj
+
+
+_RELATIVE = {"who", "that", "which", "whom"}
+
+
+def _resolve(tok: Token) -> Token:
+    """A relative pronoun stands for the noun its clause modifies."""
+    if tok.lower_ in _RELATIVE and tok.head.dep_ in ("relcl", "acl"):
+        return tok.head.head
+    return tok
+
+
+def _noun_group(tok: Token) -> list[Token]:
+    """The noun phrase of a role (with appositions and conjuncts), not its relative clauses."""
+    tok = _resolve(tok)
+    out = [tok]
+    for c in tok.children:
+        if c.dep_ in ("relcl", "acl", "punct", "cc"):
+            continue
+        if c.dep_ in ("conj", "appos", "prep", "amod", "compound", "nummod", "det", "poss", "nmod"):
+            out.extend(t for t in c.subtree if not _under_relcl(t, tok))
+    return sorted(set(out), key=lambda t: t.i)
+
+
+def _under_relcl(t: Token, top: Token) -> bool:
+    while t.i != top.i and t.head.i != t.i:
+        if t.dep_ == "relcl":
+            return True
+        t = t.head
+    return False
+
+
+_PATIENT_PREPS = ("on", "at", "into", "upon", "against", "to")
+
+
+def _pobjs(prep: Token) -> list[Token]:
+    """Objects of a preposition, minus times ('on February 24' is not a victim)."""
+    return [
+        t
+        for g in prep.children
+        if g.dep_ == "pobj" and g.ent_type_ not in ("DATE", "TIME")
+        for t in _noun_group(g)
+    ]
+
+
+def roles(words: Span) -> tuple[list[Token], list[Token]]:
+    """(agent tokens, patient tokens) of a trigger verb or noun ('open fire' as one)."""
+    trigger = words.root
+    inside = {t.i for t in words}
+    kids = [c for t in words for c in t.children if c.i not in inside]
+    agents: list[Token] = []
+    patients: list[Token] = []
+    verbal = trigger.pos_ in ("VERB", "AUX") or trigger.tag_.startswith("VB")
+    if verbal:
+        passive = _passive(trigger)
+        if not any(c.dep_ == "dobj" for c in kids):  # 'killed or injured 45,000 members'
+            kids += [g for c in trigger.children if c.dep_ == "conj" for g in c.children if g.dep_ == "dobj"]
+        for c in kids:
+            if c.dep_ == "dobj" or c.dep_ == "nsubjpass" or (c.dep_ == "nsubj" and passive):
+                patients += _noun_group(c)
+            elif c.dep_ == "nsubj":
+                agents += _noun_group(c)
+            elif c.dep_ == "agent":
+                agents += [t for g in c.children for t in _noun_group(g)]
+            elif c.dep_ == "prep" and c.lower_ in _PATIENT_PREPS:
+                patients += _pobjs(c)
+            elif c.dep_ == "dative":
+                patients += _noun_group(c)
+        if trigger.dep_ in ("acl", "relcl") and not patients and passive:
+            patients += _noun_group(trigger.head)
+        if trigger.dep_ == "relcl" and not agents and not passive:
+            agents += [trigger.head]
+        if trigger.dep_ in ("xcomp", "conj") and not agents:
+            agents += [t for c in trigger.head.children if c.dep_ == "nsubj" for t in _noun_group(c)]
+    else:
+        for c in kids:
+            if c.dep_ == "prep" and c.lower_ in ("of", "on", "against", "at", "upon"):
+                patients += _pobjs(c)
+            elif c.dep_ == "prep" and c.lower_ == "by":
+                agents += [t for g in c.children for t in _noun_group(g)]
+            elif c.dep_ in ("amod", "compound", "nmod") and c.pos_ in ("NOUN", "ADJ", "PROPN"):
+                # 'civilian deaths' names victims, 'invader fire' the doers
+                (agents if _has([c], "combatants") else patients).append(c)
+            elif c.dep_ == "poss":
+                agents += _noun_group(c)
+        head = trigger.head
+        if trigger.dep_ in ("nsubj", "dobj", "nsubjpass", "pobj") and head.i != trigger.i:
+            verb = head.head if trigger.dep_ == "pobj" else head
+            for c in verb.children:
+                if c.dep_ in ("dobj", "nsubjpass") and c.i != trigger.i:
+                    patients += _noun_group(c)
+                elif c.dep_ == "prep" and c.lower_ in _PATIENT_PREPS:
+                    patients += _pobjs(c)
+    return agents, patients
+
+
+def _ancestors(tok: Token, deps: set[str], limit: int = 4) -> list[Token]:
+    out = []
+    while tok.head.i != tok.i and tok.dep_ in deps and len(out) < limit:
+        tok = tok.head
+        out.append(tok)
+    return out
+
+
+def _negated(trigger: Token, agents: list[Token]) -> bool:
+    if any(c.dep_ == "neg" for c in trigger.children):
+        return True
+    subj_words = {t.lower_ for t in agents}
+    if subj_words & {"nobody", "none"} or {"no", "one"} <= subj_words:
+        return True
+    return any(
+        c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children
+    ) or any(t.lower_ == "never" for t in trigger.children)
+
+
+def _hypothetical(trigger: Token) -> bool:
+    """Modal or conditional: 'can simply shoot', 'would have killed me', '... if they raze'."""
+    modal = _lex().terms["modal"]
+    chain = [trigger, *_ancestors(trigger, {"xcomp", "conj", "ccomp"}, 2)]
+    for t in chain:
+        for c in t.children:
+            if c.dep_ == "aux" and ((c.lower_,) in modal or (_low(c),) in modal):
+                return True
+            if c.dep_ == "advcl" and any(m.lower_ in ("if", "unless") for m in c.children):
+                return True
+            if c.dep_ == "mark" and c.lower_ in ("if", "unless"):
+                return True
+    for a in _ancestors(trigger, {"xcomp", "ccomp", "advcl", "conj", "dobj", "pobj", "prep"}):
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in a.children):
+            return True
+    return False
+
+
+def _governed_by(trigger: Token, name: str, deps: set[str]) -> Token | None:
+    """The nearest ancestor (through `deps`) whose lemma is in the named term list."""
+    grams = _lex().terms[name]
+    for a in _ancestors(trigger, deps):
+        if (_low(a),) in grams:
+            return a
+    for c in trigger.children:  # 'kill orders' parsed with kill as the head
+        if c.dep_ in ("compound", "nmod") and (_low(c),) in grams:
+            return c
+    return None
+
+
+def _is_person(tok: Token) -> bool:
+    lex = _lex()
+    one = ((_low(tok),), (tok.lower_,))
+    return (
+        tok.pos_ == "PRON"
+        or bool(victim_groups(_noun_group(tok)))
+        or any(g in lex.terms["combatants"] for g in one)
+        or any(g in grams for grams in lex.victims.values() for g in one)
+        or tok.ent_type_ in ("PERSON", "NORP")
+    )
+
+
+def _head_noun(patient: list[Token]) -> Token | None:
+    return min(patient, key=lambda t: (len(list(t.ancestors)), t.i)) if patient else None
+
+
+# ---------------------------------------------------------------- typing one trigger
+
+
+_IDENTITY = {"civilians", "children", "women", "elderly"}
+
+
+def _kill_type(
+    trigger: Token, agents: list[Token], patient: list[Token], unit: Span
+) -> tuple[str | None, set[str], bool, bool]:
+    """(type, victims, vague, ambiguous) of a killing; type None = not a violation.
+
+    Captives outrank one's own side, which outranks civilians: 'prisoners of war and
+    mercenaries who tried to desert' were captives when killed.
+    """
+    lex = _lex()
+    if any((t.lower_,) in lex.terms["reflexive"] for t in patient):
+        return None, set(), False, False
+    # the patient with its relative clauses: 'people who try to run home' are deserters
+    full = sorted({t for p in patient for t in p.subtree}, key=lambda t: t.i) if patient else []
+    agent_own = any(t.lower_ in ("fellow", "own") for t in agents) or (
+        any(t.lower_ in ("my", "our") for t in agents) and _has(agents, "combatants")
+    )
+    unit_own = bool(_matches(list(unit), lex.victims["deserters"])) or any(
+        t.lower_ in ("fellow", "own") for t in unit
+    )
+    pronoun_only = bool(patient) and all(t.pos_ == "PRON" for t in patient)
+    words = [t for t in patient if t.pos_ != "PRON" or t.lower_ in ("everyone", "anyone", "ours")]
+    victims = victim_groups(words)
+    victims |= victim_groups(full) & {"deserters", "own_soldiers", "prisoners_of_war"}
+    if agent_own:
+        victims.add("own_soldiers")
+    if victims & {"prisoners_of_war", "detainees"} or (
+        "wounded" in victims and _has(words, "combatants")
+    ):
+        return "killing_captives", victims, False, False
+    if victims & {"own_soldiers", "deserters"}:
+        return "killing_own_forces", victims, False, False
+    if pronoun_only or not patient:
+        if unit_own:
+            return "killing_own_forces", {"own_soldiers"}, False, False
+        # 'I shot her': who she was may be said elsewhere in the sentence
+        agent_ids = {t.i for t in agents}
+        rest = [t for t in unit if t.i not in agent_ids and t.i != trigger.i]
+        found = victim_groups(rest) & _IDENTITY - {"civilians"}
+        if found:
+            return "killing_civilians", found | {"civilians"}, False, False
+        return "killing_civilians", {"civilians"}, True, False
+    combat = _has(words, "combatants")
+    if combat and not (victims - {"civilians"}) and not _has(words, "populated_strong"):
+        if unit_own:
+            return "killing_own_forces", victims | {"own_soldiers"}, False, False
+        return "killing_civilians", victims, False, True
+    if victims:
+        return "killing_civilians", victims | {"civilians"}, False, False
+    return "killing_civilians", {"civilians"}, True, False
+
+
+def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bool:
+    """Attack on a populated place, not a military target."""
+    if patient:
+        if _has(patient, "populated_strong"):
+            return True
+        if _has(patient, "military_targets"):
+            return False
+        if _has(patient, "populated_weak"):
+            return True
+    toks = list(unit)
+    if _has(toks, "populated_strong"):
+        return True
+    return _has(toks, "populated_weak") and not _has(toks, "military_targets")
+
+
+def _specific(patient: list[Token]) -> bool:
+    """'three men' names particular victims; 'everyone', 'hundreds of civilians' a category."""
+    lex = _lex()
+    if _has(patient, "universal") or _has(patient, "vague_quantity"):
+        return False
+    return any(t.dep_ == "nummod" and t.like_num for t in patient)
+
+
+def _first_person(tokens: list[Token]) -> bool:
+    return any(t.lower_ in ("i", "we") for t in tokens)
+
+
+def _coercion_context(units: list[Span], k: int) -> bool:
+    """Soldiers, desertion or the front within a few sentences."""
+    near = [t for u in units[max(0, k - 3) : k + 3] for t in u]
+    return _has(near, "combatants") or bool(_matches(near, _lex().victims["deserters"]))
+
+
+def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], list[str]]:
+    """Typed mentions of one unit, and the families it denies ('no one ever shoots ...')."""
+    unit = units[k]
+    if unit.text.rstrip("’”\"' ").endswith("?"):
+        return [], []
+    lex = _lex()
+    out: list[Mention] = []
+    denied: list[str] = []
+    for words, family, strength in _find_triggers(unit):
+        agents, patient = roles(words)
+        m = _typed(words.root, family, strength, agents, patient, units, k)
+        if m == "denied":
+            denied.append(family)
+        elif m is not None:
+            out.append(m)
+    if denied:
+        out = [m for m in out if _family(m.type) not in denied]
+    # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
+    confess = _has(list(unit), "confess")
+    for m in out:
+        m.confessed = confess or _first_person(m.agents)
+        if m.type == "no_quarter_order":
+            recv = [c for c in m.trigger.head.children if c.dep_ in ("nsubj", "nsubjpass", "dative")]
+            m.confessed = m.confessed or _first_person(recv)
+    del lex
+    return out, denied
+
+
+def _family(t: str) -> str:
+    return "kill" if t in KILL_TYPES or t == "no_quarter_order" else t
+
+
+def _typed(
+    trig: Token,
+    family: str,
+    strength: str,
+    agents: list[Token],
+    patient: list[Token],
+    units: list[Span],
+    k: int,
+) -> Mention | str | None:
+    unit = units[k]
+    lex = _lex()
+    if _governed_by(trig, "deny", {"xcomp", "pcomp", "pobj", "prep", "dobj", "ccomp"}):
+        return "denied"
+    if _negated(trig, agents):
+        return "denied" if family == "kill" else None
+    hypothetical = _hypothetical(trig)
+    threat = _governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
+    head = _head_noun(patient)
+    mk = lambda t, v=None, **kw: Mention(k, t, trig, v or set(), agents, patient, **kw)  # noqa: E731
+
+    if family == "coercion":
+        if strength == "strong" and (threat or _has(list(unit), "threat") or not hypothetical):
+            return mk("coercion_of_troops", {"own_soldiers"})
+        return None
+    if family == "attack" or (family == "kill" and head is not None and not _is_person(head)):
+        if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
+            return None
+        if hypothetical:
+            return None
+        if head is not None and _has(patient, "protected_persons") and _low(trig) == "attack":
+            return mk("other", {"civilians"})
+        if strength == "strong" or _target_is_populated(trig, patient, unit):
+            if family == "attack" and head is not None and _is_person(head):
+                pass  # 'fire on civilians' is a killing, handled below
+            else:
+                return mk("attack_populated_area", {"civilians"})
+        if family == "attack":
+            return None
+    if family == "kill":
+        if strength == "weak" and trig.lower_ not in ("shot",):
+            die = _low(trig) in ("die", "death", "dead")
+            cause = [t for c in trig.children if c.dep_ == "prep" for t in c.subtree]
+            if die and _has(cause, "non_violent_death"):
+                return None
+            if _low(trig) in ("destroy", "eliminate") and not (
+                head is not None and _is_person(head)
+            ):
+                return None
+            ctx = patient + [c for c in trig.children if c.dep_ in ("amod", "compound")]
+            if die:
+                ctx += [t for c in trig.children if c.dep_ == "nsubj" for t in c.subtree]
+            if not victim_groups(ctx) or _has(ctx, "combatants"):
+                return None
+        ktype, victims, vague, ambiguous = _kill_type(trig, agents, patient, unit)
+        if ktype is None:
+            return None
+        if threat or hypothetical:
+            own = victims & {"own_soldiers", "deserters"} or _first_person(patient)
+            if (own or ambiguous) and _coercion_context(units, k):
+                return mk("coercion_of_troops", {"own_soldiers"} | (victims - {"civilians"}))
+            return None
+        order = _governed_by(trig, "order", {"xcomp", "acl", "compound", "advcl"})
+        if order is not None and not (_low(order) == "tell" and trig.dep_ != "xcomp"):
+            if not _specific(patient):
+                return mk("no_quarter_order", victims)
+        return mk(ktype, victims, vague=vague, ambiguous=ambiguous)
+    if hypothetical:
+        return None
+    if family in ("torture", "sexual", "deportation"):
+        if strength == "weak" and not victim_groups(patient):
+            return None
+        t = {
+            "torture": "torture_mistreatment",
+            "sexual": "sexual_violence",
+            "deportation": "deportation_transfer",
+        }
+        return mk(t[family], victim_groups(patient) or {"civilians"})
+    if family == "abduction":
+        victims = victim_groups(patient)
+        if strength == "weak":
+            if _has(patient, "combatants") or not patient:
+                return None
+            if not victims:
+                return mk("abduction_detention", {"detainees"}, support=True)
+        return mk("abduction_detention", (victims or {"civilians"}) | {"detainees"})
+    del lex
+    return None
+
+
+def threat_mentions(units: list[Span], k: int) -> list[Mention]:
+    """Coercion without a killing verb: 'threatened with jail', 'forced to fight'."""
+    out = []
+    unit = units[k]
+    for tok in unit:
+        lemma = (_low(tok),)
+        if lemma in _lex().terms["threat"]:
+            scope = list(tok.subtree) if tok.pos_ == "VERB" else list(unit)
+            punish = _has(scope, "punishment")
+            persons = [
+                t
+                for c in tok.children
+                if c.dep_ in ("dobj", "nsubjpass")
+                for t in _noun_group(c)
+                if _is_person(c)
+            ]
+            soldiers = _has(persons, "combatants") or victim_groups(persons) & {
+                "deserters",
+                "own_soldiers",
+            }
+            if (punish or soldiers) and _coercion_context(units, k) and not _negated(tok, []):
+                out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+        elif lemma in _lex().terms["force"] and _passive(tok):
+            to = [c for c in tok.children if c.dep_ == "xcomp" and (_low(c),) in _lex().terms["force_to"]]
+            if to and _coercion_context(units, k):
+                out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+    return out[:1]
+
+
+# ---------------------------------------------------------------- merging and fields
+
+
+@dataclass
+class _Group:
+    type: str
+    mentions: list[Mention]
+
+    @property
+    def units(self) -> set[int]:
+        return {m.unit for m in self.mentions}
+
+
+def _resolve_types(ms: list[Mention]) -> list[Mention]:
+    """Combatant victims take the type of a nearby own-side/captive killing, else are combat."""
+    keep: list[Mention] = []
+    by_unit: dict[int, str] = {}
+    for m in ms:
+        if not m.ambiguous:
+            continue
+        near = [
+            o
+            for o in ms
+            if not o.ambiguous and o.type in ("killing_own_forces", "killing_captives")
+            and abs(o.unit - m.unit) <= 6
+        ]
+        if near:
+            best = min(near, key=lambda o: abs(o.unit - m.unit))
+            m.type, m.ambiguous = best.type, False
+            by_unit[m.unit] = best.type
+    for m in ms:
+        if m.ambiguous:
+            continue
+        if m.unit in by_unit and m.type == "killing_civilians":
+            m.type = by_unit[m.unit]  # the same act told in one sentence
+        keep.append(m)
+    # a killing with no victims of its own retells the act beside it
+    for m in keep:
+        if m.vague:
+            nb = [o for o in keep if not o.vague and o.type in KILL_TYPES and 0 < abs(o.unit - m.unit) <= 1]
+            if nb:
+                m.type = min(nb, key=lambda o: (o.unit > m.unit, abs(o.unit - m.unit))).type
+    return keep
+
+
+def _compatible(g: _Group, m: Mention, counts: dict[int, set[int]]) -> bool:
+    if g.type != m.type:
+        return False
+    if m.unit in g.units:
+        return True
+    near = min(abs(u - m.unit) for u in g.units) <= 2
+    mine = counts.get(m.unit, set())
+    theirs = set().union(*(counts.get(u, set()) for u in g.units))
+    if mine and theirs and not mine & theirs:
+        return False
+    return near or bool(mine & theirs)
+
+
+def _merge(ms: list[Mention], counts: dict[int, set[int]], quote_of: dict[int, int]) -> list[_Group]:
+    groups: list[_Group] = []
+    for m in sorted(ms, key=lambda m: m.unit):
+        if m.support:
+            continue
+        same_quote = [
+            g for g in groups if g.type == m.type and quote_of.get(m.unit) is not None
+            and any(quote_of.get(u) == quote_of.get(m.unit) for u in g.units)
+        ]
+        cands = same_quote or [g for g in groups if _compatible(g, m, counts)]
+        if cands:
+            cands[-1].mentions.append(m)
+        else:
+            groups.append(_Group(m.type, [m]))
+    # detention told beside a killing: the victims were captives
+    for s in (m for m in ms if m.support):
+        for g in groups:
+            if g.type in KILL_TYPES and any(0 < abs(u - s.unit) <= 1 for u in g.units):
+                g.mentions.append(s)
+                if g.type == "killing_civilians":
+                    g.type = "killing_captives"
+                break
+    return groups
+
+
+def _doc_place(ctx: DocContext) -> Location | None:
+    places = ctx.extraction.places
+    if not places:
+        return None
+    best = Counter(p.name for p in places).most_common(1)[0][0]
+    p = next(p for p in places if p.name == best)
+    return Location(p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision)
+
+
+def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
+    return [s for s in spans if start <= s.start and s.end <= end]
+
+
+def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan]) -> DocIncident:
+    ex = ctx.extraction
+    doc = ctx.doc
+    ms = sorted(g.mentions, key=lambda m: m.unit)
+    unit_ids = sorted({m.unit for m in ms})
+    spans = [to_span(doc, units[u].start, units[u].end) for u in unit_ids]
+    inc = DocIncident(type=g.type, mentions=spans)
+    src: dict[str, list[TextSpan]] = {
+        "type": [to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms]
+    }
+    victims: set[str] = set().union(*(m.victims for m in ms))
+    inc.victims = [v for v in ("civilians", "children", "women", "elderly", "prisoners_of_war", "wounded", "own_soldiers", "deserters", "detainees") if v in victims]
+    pats = [to_span(doc, min(t.i for t in m.patient), max(t.i for t in m.patient) + 1) for m in ms if m.patient]
+    if pats:
+        src["victims"] = pats
+    for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
+        cs = [c for s in spans for c in _within(s.start, s.end, ex.counts) if c.outcome == outcome]
+        if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
+            best = max(cs, key=lambda c: (c.high is not None and c.high < 900 or c.high is None, c.low or 0))
+            setattr(inc, attr, Range(best.low, best.high, best.approx))
+            src[attr] = [TextSpan(best.start, best.end, best.text)]
+    places = [p for s in spans for p in _within(s.start, s.end, ex.places)]
+    if places:
+        trig = ms[0].trigger.idx
+        p = min(places, key=lambda p: abs(p.start - trig))
+        inc.location = Location(p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision)
+        src["location"] = [TextSpan(p.start, p.end, p.text)]
+    elif (dp := _doc_place(ctx)) is not None:
+        inc.location = dp
+    dates = [d for s in spans for d in _within(s.start, s.end, ex.dates) if d.date_start]
+    if not dates:
+        distinct = {(d.date_start, d.date_end) for d in ex.dates if d.date_start}
+        dates = [d for d in ex.dates if d.date_start] if len(distinct) == 1 else []
+    if dates:
+        d = dates[0]
+        inc.date = DateRange(d.date_start, d.date_end, d.precision)
+        src["date"] = [TextSpan(d.start, d.end, d.text)]
+    inc.perpetrators, src["perpetrators"] = _perpetrators(ms, ctx)
+    if not src["perpetrators"]:
+        del src["perpetrators"]
+    ev = {t for t, s in ex.evidence for sp in spans if sp.start <= s.start and s.end <= sp.end}
+    prev = [units[u - 1] for u in unit_ids if u > 0]
+    ev |= {t for t, s in ex.evidence for p in prev if p.start_char <= s.start and s.end <= p.end_char}
+    for q in ex.quotes:
+        if any(q.start < s.end and s.start < q.end for s in spans):
+            ev.add({"perpetrator": "confession", "witness": "witness_testimony", "victim": "witness_testimony", "official": "official_statement", "accused": "official_statement"}.get(q.speaker_role, "witness_testimony"))
+    confessed = any(m.confessed for m in ms)
+    if confessed:
+        ev.add("confession")
+    inc.evidence_types = sorted(ev)
+    inc.hedges = [TextSpan(h.start, h.end, h.text) for s in spans for h in _within(s.start, s.end, ex.hedges)] + doc_hedges
+    if inc.hedges:
+        src["hedges"] = list(inc.hedges)
+    inc.status = "confessed" if confessed else "alleged"
+    if confessed:
+        src["status"] = [s for s, m in zip(spans, ms) if m.confessed][:1] or spans[:1]
+    inc.sources = src
+    inc.summary = summary(inc)
+    return inc
+
+
+def _perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[TextSpan]]:
+    """Named agents: entities inside agent phrases (or 'orders came from X'), else the phrase."""
+    names: list[str] = []
+    spans: list[TextSpan] = []
+    ents = [e for e in ctx.extraction.entities if e.kind in ("armed_group", "person", "organization")]
+    for m in ms:
+        toks = list(m.agents)
+        head = m.trigger.head
+        for anc in (m.trigger, head, head.head):
+            for c in anc.children:
+                if c.dep_ == "prep" and c.lower_ == "from":
+                    toks += [t for g in c.children for t in g.subtree]
+        if _first_person(toks):
+            for q in ctx.extraction.quotes:
+                if q.start <= m.trigger.idx < q.end and q.speaker:
+                    names.append(q.speaker)
+        if not toks:
+            continue
+        lo, hi = min(t.idx for t in toks), max(t.idx + len(t) for t in toks)
+        hits = [e for e in ents if lo <= e.start and e.end <= hi]
+        for e in hits:
+            names.append(e.canonical or e.text)
+            spans.append(TextSpan(e.start, e.end, e.text))
+        if not hits and not ents:
+            named = [t for t in toks if t.pos_ == "PROPN" or t.ent_type_ in ("NORP", "ORG")]
+            if named and _has(toks, "combatants"):
+                sp = to_span(ctx.doc, min(t.i for t in toks), max(t.i for t in toks) + 1)
+                names.append(sp.text)
+                spans.append(sp)
+    return list(dict.fromkeys(names)), spans
+
+
+_PHRASES = {
+    "killing_civilians": "killing of",
+    "killing_captives": "killing of captive",
+    "no_quarter_order": "order to kill",
+    "killing_own_forces": "killing of own",
+    "torture_mistreatment": "torture or mistreatment of",
+    "attack_populated_area": "attack on a populated area affecting",
+    "sexual_violence": "sexual violence against",
+    "abduction_detention": "abduction or detention of",
+    "deportation_transfer": "deportation or forced transfer of",
+    "coercion_of_troops": "coercion of",
+    "other": "attack on",
+}
+
+
+def summary(inc: DocIncident) -> str:
+    """One sober sentence: who did what to whom, where, when, how many."""
+    victims = ", ".join(v.replace("_", " ") for v in inc.victims) or "people"
+    who = " and ".join(inc.perpetrators) if inc.perpetrators else "unidentified perpetrators"
+    parts = [f"{inc.status.capitalize()} {_PHRASES[inc.type]} {victims} by {who}"]
+    if inc.location.name:
+        parts.append(f"in {inc.location.name}")
+    if inc.date.start:
+        parts.append(f"on {inc.date.start}" if inc.date.precision == "day" else f"around {inc.date.start[:7]}")
+    text = " ".join(parts)
+    if inc.killed.low is not None:
+        hi = f"-{inc.killed.high}" if inc.killed.high not in (None, inc.killed.low) else ""
+        text += f"; {'about ' if inc.killed.approx else ''}{inc.killed.low}{hi} reported killed"
+    return text + "."
+
+
+def _quote_index(units: list[Span], ctx: DocContext) -> dict[int, int]:
+    """Unit -> index of the quotation it lies in (so a retold act in one quote merges)."""
+    out: dict[int, int] = {}
+    for k, u in enumerate(units):
+        for qi, q in enumerate(ctx.extraction.quotes):
+            if q.start < u.end_char and u.start_char < q.end:
+                out[k] = qi
+                break
+    return out
 
 
 class IncidentsStage:
-    name = "corroborator.incidents.v0"
+    """Typed DocIncidents with their mention sentences and fields, one per reported act."""
+
+    name = "corroborator.incidents.v1"
 
     def __call__(self, ctx: DocContext) -> None:
-        return None
+        doc: Doc = ctx.doc
+        units = sentence_units(doc)
+        found: list[Mention] = []
+        denied: set[str] = set()
+        for k in range(len(units)):
+            ms, den = mentions_in_unit(units, k)
+            if not any(m.type == "coercion_of_troops" for m in ms):
+                ms += threat_mentions(units, k)
+            found += ms
+            denied.update(den)
+        found = _resolve_types(found)
+        counts: dict[int, set[int]] = {}
+        for c in ctx.extraction.counts:
+            if c.outcome in ("killed", "wounded") and c.low is not None:
+                for k, u in enumerate(units):
+                    if u.start_char <= c.start < u.end_char:
+                        counts.setdefault(k, set()).add(c.low)
+        groups = _merge(found, counts, _quote_index(units, ctx))
+        doc_hedges = [
+            TextSpan(h.start, h.end, h.text)
+            for h in ctx.extraction.hedges
+            if any(w in h.text.lower() for w in ("verif", "confirm", "corroborat"))
+        ]
+        for g in groups:
+            inc = _fill(g, units, ctx, doc_hedges)
+            if "kill" in denied and _family(inc.type) == "kill" and inc.status != "confessed":
+                inc.status = "denied"
+                inc.summary = summary(inc)
+            ctx.extraction.incidents.append(inc)

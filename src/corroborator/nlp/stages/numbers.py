@@ -1,10 +1,436 @@
-"""Stub: to be replaced by the real numbers stage."""
+"""Numbers stage: casualty figures -> Count records {low, high, approx, outcome, counted}.
 
+A small grammar over tokens reads the quantifier phrase ("between 300 and 400",
+"at least 60", "about 40", "five or six", "twenty-two", "hundreds of", "several hundred");
+the dependency parse then finds what is counted (the noun the number modifies) and what
+happened to it (the nearest predicate: killed, died, deaths, wounded, injured).
+
+Conventions (lexicons in nlp/lexicons/numbers_*): "more than N"/"at least N" are low N,
+high null (the stated figure is kept, as ACLED/UCDP do, not N+1); "up to N"/"as many as N"
+are low null, high N; "about N" is N/N approx; vague plurals are at least two units and
+below the next unit up ("dozens" 24/99, "hundreds" 200/999, "thousands" 2000/9999), approx.
+Only figures about people are kept: numbers that count things (schools, phones), measures
+(km, hours, years, %), ages ("22-year-old") and ordinals are skipped, and a number with no
+counted person needs a casualty predicate. A singular person ("a child", "the lieutenant")
+counts as 1 only as the direct victim of a killing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+
+from spacy.tokens import Doc, Token
+
+from corroborator.models import Count
 from corroborator.nlp.pipeline import DocContext
+
+_DIGITS = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
+_RANGE_WORDS = {"or", "to", "-", "–", "—"}
+_SKIP_ENTS = {"MONEY", "PERCENT", "QUANTITY", "ORDINAL", "TIME", "DATE"}
+_DETS = {"the", "his", "her", "their", "our", "its", "these", "those", "my", "your"}
+_ONE_DETS = {"a", "an", "the", "one", "his", "her", "their", "our", "my", "your"}
+_PASS_DEPS = {"amod", "compound", "nummod", "quantmod", "advmod", "det", "poss", "nmod", "punct"}
+_PASS_DEPS |= {"npadvmod", "case"}
+_CASUALTY_NOUNS = {"casualty", "victim"}
+CASUALTIES = "casualties"  # internal: killed and wounded together; exported as outcome None
+_TALLY_NOUNS = {"toll", "number", "count", "tally", "figure"}
+_BARE_OUTCOMES = {"dead", "killed", "wounded", "injured"}
+_SUBJ_DEPS = {"nsubj", "nsubjpass", "dobj"}
+
+
+@cache
+def _lines(name: str) -> list[list[str]]:
+    """Rows of a tab-separated lexicon (comments start with #)."""
+    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
+    return [ln.split("\t") for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@cache
+def _words() -> dict[str, int]:
+    return {k: int(v) for k, v in _lines("numbers_words.tsv")}
+
+
+@cache
+def _vague() -> dict[tuple[str, ...], tuple[int, int]]:
+    return {tuple(k.split()): (int(lo), int(hi)) for k, lo, hi in _lines("numbers_vague.tsv")}
+
+
+@cache
+def _quantifiers() -> dict[tuple[str, ...], str]:
+    return {tuple(k.split()): v for k, v in _lines("numbers_quantifiers.tsv")}
+
+
+@cache
+def _mapping(name: str) -> dict[str, str]:
+    return {row[0]: row[1] for row in _lines(name)}
+
+
+@cache
+def _wordset(name: str) -> frozenset[str]:
+    return frozenset(row[0] for row in _lines(name))
+
+
+def number_word_value(word: str) -> int | None:
+    """Value of one number word ("seven" -> 7), for other stages too."""
+    return _words().get(word.lower())
+
+
+@dataclass(frozen=True)
+class _Figure:
+    start: int  # token indices, end exclusive
+    end: int
+    low: int | None
+    high: int | None
+    approx: bool
+    anchor: int  # the token that carries the number in the parse
+    quantified: bool = False  # a quantifier ("at least", "about") came first
+
+
+def _lower(doc: Doc, i: int) -> str:
+    return doc[i].lower_ if 0 <= i < len(doc) else ""
+
+
+def _digits(tok: Token) -> float | None:
+    if not _DIGITS.match(tok.text):
+        return None
+    return float(tok.text.replace(",", ""))
+
+
+def _numeral(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
+    """An exact or vague number at token i -> (end, low, high, vague)."""
+    for size in (4, 3, 2, 1):
+        key = tuple(_lower(doc, i + k) for k in range(size))
+        if key in _vague():
+            lo, hi = _vague()[key]
+            return i + size, lo, hi, True
+    if i >= len(doc):
+        return None
+    words = _words()
+    value = _digits(doc[i])
+    if value is not None:
+        j = i + 1
+        while _lower(doc, j) in words and words[_lower(doc, j)] >= 100:
+            value *= words[_lower(doc, j)]
+            j += 1
+        if value != int(value):
+            return None
+        return j, int(value), int(value), False
+    return _number_words(doc, i)
+
+
+def _number_words(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
+    """ "twenty-two", "one hundred and fifty", "a hundred", "two dozen"."""
+    words = _words()
+    j = i
+    if _lower(doc, i) in ("a", "an") and words.get(_lower(doc, i + 1), 0) >= 12:
+        j = i + 1
+    total = current = 0
+    seen = False
+    while j < len(doc):
+        w = _lower(doc, j)
+        if w in words:
+            v = words[w]
+            if v == 12 or v == 100:
+                current = (current or 1) * v
+            elif v >= 1000:
+                total += (current or 1) * v
+                current = 0
+            else:
+                current += v
+            seen = True
+            j += 1
+        elif seen and w in ("-", "and") and _lower(doc, j + 1) in words:
+            if w == "and" and words[_lower(doc, j + 1)] >= 100:
+                break
+            j += 1
+        else:
+            break
+    if not seen:
+        return None
+    value = total + current
+    return j, value, value, False
+
+
+def _figure(doc: Doc, i: int) -> _Figure | None:
+    """A quantifier phrase at token i: [quantifier] N [(or|to|-) M] | between N and M."""
+    if _lower(doc, i) in ("between", "from"):
+        a = _numeral(doc, i + 1)
+        link = "and" if _lower(doc, i) == "between" else "to"
+        if a and _lower(doc, a[0]) in (link, "-", "–"):
+            b = _numeral(doc, a[0] + 1)
+            if b:
+                return _Figure(i, b[0], a[1], b[2], a[3] or b[3], b[0] - 1)
+        return None
+    mode = None
+    j = i
+    for size in (3, 2, 1):
+        key = tuple(_lower(doc, i + k) for k in range(size))
+        if key in _quantifiers():
+            mode, j = _quantifiers()[key], i + size
+            break
+    a = _numeral(doc, j)
+    if a is None:
+        return None
+    end, approx = a[0], a[3]
+    low: int | None = a[1]
+    high: int | None = a[2]
+    if _lower(doc, end) in _RANGE_WORDS:
+        b = _numeral(doc, end + 1)
+        if b is not None and b[1] > a[1]:
+            end, high = b[0], b[2]
+            approx = approx or b[3]
+    if mode == "min":
+        high = None
+    elif mode == "max":
+        low = None
+    elif mode == "approx":
+        approx = True
+    return _Figure(i, end, low, high, approx, end - 1, mode is not None)
+
+
+def _is_unit(doc: Doc, i: int) -> bool:
+    """Measures, ages and money right after the number ("34 kilometres", "22-year-old")."""
+    j = i + (_lower(doc, i) in ("-", "–"))
+    if j >= len(doc):
+        return False
+    units = _wordset("numbers_units.txt")
+    return doc[j].lower_ in units or doc[j].lemma_.lower() in units
+
+
+def _person_kind(tok: Token) -> str | None:
+    """'group' / 'person' / 'casualty' / 'outcome' for a counted noun, None for things."""
+    lemma, low = tok.lemma_.lower(), tok.lower_
+    if lemma in _mapping("numbers_groups.tsv") or low in _mapping("numbers_groups.tsv"):
+        return "group"
+    if lemma in _CASUALTY_NOUNS:
+        return "casualty"
+    if lemma in _mapping("numbers_outcomes.tsv") and tok.pos_ == "NOUN":
+        return "outcome"
+    if lemma in _wordset("numbers_persons.txt") or low in _wordset("numbers_persons.txt"):
+        return "person"
+    if tok.ent_type_ == "NORP" and tok.tag_ in ("NNPS", "NNS", "NNP"):
+        return "person"
+    return None
+
+
+def _counted_noun(doc: Doc, end: int) -> Token | None:
+    """The noun a figure counts: the next noun after modifiers, or after "of [the]"."""
+    j = end
+    if _lower(doc, j) == "of":
+        j += 1
+        while _lower(doc, j) in _DETS:
+            j += 1
+    for k in range(j, min(j + 6, len(doc))):
+        tok = doc[k]
+        if tok.pos_ in ("NOUN", "PROPN") or tok.ent_type_ == "NORP":
+            nxt = doc[k + 1] if k + 1 < len(doc) else None
+            modifier = tok.dep_ in ("compound", "amod", "nmod") and tok.head.i > k
+            if nxt is not None and nxt.pos_ in ("NOUN", "PROPN", "ADJ") and modifier:
+                continue
+            return tok
+        if tok.dep_ in _PASS_DEPS or tok.pos_ in ("ADJ", "ADV") or tok.text in ("-", "–"):
+            continue
+        return None
+    return None
+
+
+def _outcome_word(tok: Token) -> str | None:
+    return _mapping("numbers_outcomes.tsv").get(tok.lemma_.lower()) or _mapping(
+        "numbers_outcomes.tsv"
+    ).get(tok.lower_)
+
+
+def _has_object(verb: Token) -> bool:
+    return any(c.dep_ in ("dobj", "obj") for c in verb.children)
+
+
+def _verb_outcome(verb: Token, via: Token) -> str | None:
+    """Outcome of a predicate for the people reached through `via`: None when they are its
+    agents; CASUALTIES for "killed or injured N" (a total that is neither)."""
+    if via.dep_ == "agent" or (via.dep_ == "nsubj" and _has_object(verb)):
+        return None
+    outcome = _outcome_word(verb)
+    if outcome is None and any(c.lower_ == "dead" for c in verb.children):
+        outcome = "killed"
+    if outcome is None:
+        return _toll_outcome(verb)
+    partners = [c for c in verb.children if c.dep_ == "conj"]
+    if verb.dep_ == "conj":
+        partners.append(verb.head)
+    for other in partners:
+        shared = not any(c.dep_ == via.dep_ for c in other.children)
+        if _outcome_word(other) not in (None, outcome) and shared:
+            return CASUALTIES
+    return outcome
+
+
+def _toll_outcome(verb: Token) -> str | None:
+    """ "the death toll rose to 58": the figure belongs to the subject's tally."""
+    for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")):
+        if subj.lemma_.lower() in _TALLY_NOUNS:
+            words = (_outcome_word(t) for t in subj.subtree if t is not subj)
+            return next((w for w in words if w), "killed" if subj.lower_ == "toll" else None)
+    return None
+
+
+def _following_predicate(head: Token) -> str | None:
+    """ "20 people dead", "800 wounded", "troops have been killed" read linearly, because
+    the parse often hangs such a clause on the wrong verb."""
+    doc = head.doc
+    j = head.i + 1
+    while j < len(doc) and doc[j].dep_ in ("aux", "auxpass") and doc[j].lower_ != "not":
+        j += 1
+    if j >= len(doc) or (j == head.i + 1 and doc[j].lower_ not in _BARE_OUTCOMES):
+        return None
+    if doc[j].pos_ in ("VERB", "ADJ") and not any(c.dep_ == "neg" for c in doc[j].children):
+        return _outcome_word(doc[j]) if not _has_object(doc[j]) else None
+    return None
+
+
+def _outcome(anchor: Token, noun: Token | None) -> str | None:
+    """What happened to the counted people, read from the parse around them."""
+    head = noun if noun is not None else anchor
+    if noun is not None and _person_kind(noun) == "outcome":
+        return _outcome_word(noun)
+    following = _following_predicate(head)
+    if following is not None:
+        return following
+    for child in head.children:
+        if child.dep_ in ("relcl", "acl") and _outcome_word(child):
+            return _verb_outcome(child, head)
+    via = head
+    for anc in head.ancestors:
+        if anc.pos_ in ("VERB", "AUX") and anc.dep_ not in ("prep", "agent"):
+            return _verb_outcome(anc, via)
+        if _outcome_word(anc) and anc.pos_ == "NOUN":
+            return _outcome_word(anc)
+        via = anc
+    for child in head.children:
+        if child.dep_ == "amod" and _outcome_word(child):
+            return _outcome_word(child)
+    return None
+
+
+def _group(noun: Token | None) -> str | None:
+    """Victim group of the counted noun, or of its modifier when it counts deaths
+    ("400 civilian deaths")."""
+    if noun is None:
+        return None
+    groups = _mapping("numbers_groups.tsv")
+    group = groups.get(noun.lemma_.lower()) or groups.get(noun.lower_)
+    if group is None and _person_kind(noun) in ("outcome", "casualty"):
+        mods = (c for c in noun.children if c.dep_ in ("amod", "compound") and c.i < noun.i)
+        group = next((groups[m.lemma_.lower()] for m in mods if m.lemma_.lower() in groups), None)
+    return group
+
+
+def _skip_figure(doc: Doc, fig: _Figure) -> bool:
+    tok = doc[fig.anchor]
+    if tok.ent_type_ in _SKIP_ENTS - {"DATE"} or _is_unit(doc, fig.end):
+        return True
+    return re.fullmatch(r"\d{4}", tok.text) is not None and tok.ent_type_ == "DATE"
+
+
+def _shares_floor(doc: Doc, fig: _Figure, floor: _Figure | None) -> bool:
+    """ "at least 400 deaths have been recorded and 800 wounded": the floor covers both."""
+    if (
+        floor is None
+        or fig.quantified
+        or fig.low != fig.high
+        or _lower(doc, fig.start - 1) != "and"
+    ):
+        return False
+    close = 0 < fig.start - floor.end <= 8
+    return close and doc[fig.start].sent.start == doc[floor.start].sent.start
+
+
+def _numeric_counts(doc: Doc) -> list[Count]:
+    out: list[Count] = []
+    floor: _Figure | None = None
+    i = 0
+    while i < len(doc):
+        fig = _figure(doc, i)
+        if fig is None or _skip_figure(doc, fig):
+            i += 1
+            continue
+        i = fig.end
+        if _shares_floor(doc, fig, floor):
+            fig = replace(fig, high=None)
+        if fig.quantified and fig.high is None:
+            floor = fig
+        noun = _counted_noun(doc, fig.end)
+        kind = _person_kind(noun) if noun is not None else None
+        if noun is not None and kind is None:
+            continue  # counts things
+        if kind is None and doc[fig.anchor].ent_type_ == "DATE":
+            continue  # "five or six" as an age
+        single = fig.low == fig.high == 1 and doc[fig.start].lower_ in ("one", "a", "an")
+        if single and (noun is None or _outcome(doc[fig.anchor], noun) != "killed"):
+            continue  # "one of them", "no one": singular victims need a killing
+        outcome = _outcome(doc[fig.anchor], noun)
+        group = _group(noun)
+        if outcome is None and kind != "casualty":
+            continue
+        outcome = None if outcome == CASUALTIES else outcome
+        last = noun.i + 1 if noun is not None else fig.end
+        span = doc[fig.start : last]
+        out.append(
+            Count(
+                span.start_char,
+                span.end_char,
+                span.text,
+                fig.low,
+                fig.high,
+                fig.approx,
+                outcome,
+                group,
+            )
+        )
+    return out
+
+
+def _singular_victims(doc: Doc, taken: set[int]) -> list[Count]:
+    """ "a child died", "killing a child", "the lieutenant was killed": one person killed."""
+    out: list[Count] = []
+    counted: set[int] = set()
+    for tok in doc:
+        if tok.dep_ == "appos" and tok.head.i in counted:
+            continue  # "his comrade, a lieutenant, was killed" is one person
+        if tok.i in taken or tok.tag_ != "NN" or _person_kind(tok) not in ("group", "person"):
+            continue
+        if not any(c.lower_ in _ONE_DETS for c in tok.children if c.dep_ in ("det", "poss")):
+            continue
+        subject = tok.head if tok.dep_ == "appos" else tok
+        if subject.dep_ not in _SUBJ_DEPS:
+            continue
+        nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+        if nxt is not None and nxt.lower_ in ("killed", "dead") and nxt.dep_ != "amod":
+            outcome: str | None = "killed"
+        elif subject.head.pos_ in ("VERB", "AUX") and subject.dep_ != "pobj":
+            outcome = _verb_outcome(subject.head, subject)
+        else:
+            outcome = None
+        if outcome != "killed":
+            continue
+        span = doc[tok.left_edge.i : tok.i + 1]
+        counted.add(tok.i)
+        out.append(
+            Count(span.start_char, span.end_char, span.text, 1, 1, False, "killed", _group(tok))
+        )
+    return out
 
 
 class NumbersStage:
-    name = "corroborator.numbers.v0"
+    """Token grammar for figures, dependency parse for what is counted and what happened."""
+
+    name = "corroborator.numbers.v1"
 
     def __call__(self, ctx: DocContext) -> None:
-        return None
+        doc = ctx.doc
+        counts = _numeric_counts(doc)
+        taken = {t.i for c in counts for t in doc.char_span(c.start, c.end) or []}
+        counts += _singular_victims(doc, taken)
+        ctx.extraction.counts.extend(sorted(counts, key=lambda c: c.start))

@@ -1,0 +1,335 @@
+"""Cross-document entity resolution: one entity per real person, group or place.
+
+Reports spell the same name many ways (Yevgeny/Evgeniy/Evgeny Prigozhin, Kharkov/Kharkiv,
+Cyrillic originals, misspellings). Names are reduced to a transliteration-neutral key,
+blocked on phonetic keys of the surname (or core name) so that only look-alikes are
+compared, then scored with Jaro-Winkler. Two people who share a surname but not a first
+name stay apart; a bare surname joins a full name only when that choice is unique.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+import cyrtranslit
+import jellyfish
+from rapidfuzz.distance import JaroWinkler
+from unidecode import unidecode
+
+SURNAME_SIM = 0.88
+GIVEN_SIM = 0.85
+CORE_SIM = 0.93
+PLACE_SIM = 0.90
+MAX_BLOCK = 500  # forms per phonetic block; beyond that a key is too common to be useful
+
+_FAMILY = {
+    "person": "person",
+    "armed_group": "org",
+    "organization": "org",
+    "outlet": "org",
+    "place": "place",
+}
+_CYRILLIC = re.compile(r"[\u0400-\u04FF]")
+_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$", re.I)
+_PATRONYMIC = re.compile(r"(?:ovich|evich|ovna|evna|ichna)$")
+# Transliteration variants of Slavic names, applied in order to build the comparison key.
+_TRANSLIT_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^ye"), "e"),
+    (re.compile(r"^yu"), "iu"),
+    (re.compile(r"kh"), "h"),
+    (re.compile(r"(?<![zcsg])h"), "g"),  # Ukrainian h = Russian g (Luhansk/Lugansk)
+    (re.compile(r"ks"), "x"),
+    (re.compile(r"ph"), "f"),
+    (re.compile(r"w"), "v"),
+    (re.compile(r"j"), "y"),
+    (re.compile(r"(?:iy|ii|yi|yy|ij|ei)$"), "y"),
+    (re.compile(r"ie$"), "y"),
+    (re.compile(r"(.)\1"), r"\1"),
+]
+
+
+@dataclass
+class Cluster:
+    """One real-world entity: canonical name, kind, every surface form, mention indices."""
+
+    name: str
+    kind: str
+    aliases: list[str]
+    members: list[int]
+
+
+@lru_cache(maxsize=None)
+def _lexicon(name: str) -> frozenset[str]:
+    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
+    return frozenset(
+        line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#"
+    )
+
+
+def clean_surface(surface: str) -> str:
+    """Surface form without possessive, leading article, edge punctuation or extra spaces."""
+    s = " ".join(surface.replace("\u00a0", " ").split()).strip(" .,;:!?\"'“”‘’()[]")
+    s = re.sub(r"^(?:the|The|THE)\s+", "", s)
+    return _POSSESSIVE.sub("", s).strip(" -")
+
+
+def latin(text: str) -> str:
+    """ASCII form; Cyrillic goes through the Russian transliteration table first."""
+    if _CYRILLIC.search(text):
+        text = cyrtranslit.to_latin(text, "ru")
+    return unidecode(text)
+
+
+def word_key(word: str) -> str:
+    """Transliteration-neutral key of one word (Yevgeny, Evgeniy and Evgenij agree)."""
+    w = re.sub(r"[^a-z]", "", latin(word).lower())
+    for pat, rep in _TRANSLIT_RULES:
+        w = pat.sub(rep, w)
+    return w
+
+
+def _tokens(surface: str) -> list[str]:
+    return [k for k in (word_key(w) for w in re.split(r"[\s\-–]+", latin(surface))) if k]
+
+
+def _phonetic(word: str) -> list[str]:
+    if not word:
+        return []
+    return [
+        "n:" + jellyfish.nysiis(word),
+        "m:" + jellyfish.metaphone(word),
+        "s:" + word[:3] + str(len(word) // 3),
+    ]
+
+
+def _sim(a: str, b: str) -> float:
+    return float(JaroWinkler.similarity(a, b))
+
+
+@dataclass
+class _Form:
+    """All mentions sharing one normalised key within a kind family."""
+
+    tokens: tuple[str, ...]
+    members: list[int] = field(default_factory=list)
+    surfaces: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+
+
+class _UnionFind:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, x: int) -> int:
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def _person_parts(tokens: tuple[str, ...]) -> tuple[str, str]:
+    """(given, surname); handles the Russian order 'Surname Given Patronymic'."""
+    if len(tokens) == 1:
+        return "", tokens[0]
+    if len(tokens) == 3 and _PATRONYMIC.search(tokens[2]):
+        return tokens[1], tokens[0]
+    return tokens[0], tokens[-1]
+
+
+def _given_compatible(a: str, b: str) -> bool:
+    if not a or not b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    return _sim(a, b) >= GIVEN_SIM
+
+
+def _strip(tokens: list[str], lexicon: frozenset[str], leading_only: bool) -> list[str]:
+    if leading_only:
+        i = 0
+        while i < len(tokens) - 1 and tokens[i] in lexicon:
+            i += 1
+        return tokens[i:]
+    kept = [t for t in tokens if t not in lexicon]
+    return kept or tokens
+
+
+def _form_key(surface: str, family: str) -> tuple[str, ...]:
+    toks = _tokens(surface)
+    if family == "person":
+        toks = _strip(toks, _lexicon("linking_person_titles.txt"), leading_only=True)
+    elif family == "org":
+        toks = _strip(toks, _lexicon("linking_org_designators.txt"), leading_only=False)
+    else:
+        toks = _strip(toks, _lexicon("linking_place_designators.txt"), leading_only=False)
+    return tuple(t for t in toks if t not in {"of", "the", "and"}) or tuple(toks)
+
+
+def _blocks(forms: list[_Form]) -> dict[str, list[int]]:
+    """Phonetic blocks over each word of a form's core name (so "Security Service" meets
+    "Ukrainian Security Service")."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(forms):
+        for key in {k for word in f.tokens[:4] for k in _phonetic(word)}:
+            out[key].append(i)
+    return {k: v for k, v in out.items() if 1 < len(v) <= MAX_BLOCK}
+
+
+def _candidate_pairs(blocks: dict[str, list[int]]) -> set[tuple[int, int]]:
+    pairs: set[tuple[int, int]] = set()
+    for ids in blocks.values():
+        for x in range(len(ids)):
+            for y in range(x + 1, len(ids)):
+                pairs.add((ids[x], ids[y]))
+    return pairs
+
+
+def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> None:
+    parts = [_person_parts(f.tokens) for f in forms]
+    blocks: dict[str, list[int]] = defaultdict(list)
+    for i, (_, sur) in enumerate(parts):
+        for key in _phonetic(sur):
+            blocks[key].append(i)
+    small = {k: v for k, v in blocks.items() if 1 < len(v) <= MAX_BLOCK}
+    pairs = _candidate_pairs(small)
+    full = [i for i, (g, _) in enumerate(parts) if g]
+    full_set = set(full)
+    for a, b in sorted(pairs):
+        if a in full_set and b in full_set:
+            (ga, sa), (gb, sb) = parts[a], parts[b]
+            if _sim(sa, sb) >= SURNAME_SIM and _given_compatible(ga, gb):
+                uf.union(a, b)
+    # Bare surnames: join the unique full-name entity, preferring one in the same document.
+    neighbours: dict[int, set[int]] = defaultdict(set)
+    for a, b in pairs:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    root_docs: dict[int, set[str]] = defaultdict(set)
+    for j in full:
+        root_docs[uf.find(j)].update(docs[m] for m in forms[j].members)
+    bare_links: list[tuple[int, int]] = []
+    for i, (g, sur) in enumerate(parts):
+        if g:
+            continue
+        roots = {
+            uf.find(j)
+            for j in neighbours[i]
+            if j in full_set and _sim(parts[j][1], sur) >= SURNAME_SIM
+        }
+        if len(roots) > 1:
+            my_docs = {docs[m] for m in forms[i].members}
+            roots = {r for r in roots if root_docs[r] & my_docs}
+        if len(roots) == 1:
+            bare_links.append((i, roots.pop()))
+    for i, r in bare_links:
+        uf.union(i, r)
+    for a, b in sorted(pairs):
+        if a not in full_set and b not in full_set and _sim(parts[a][1], parts[b][1]) >= 0.92:
+            ra, rb = uf.find(a), uf.find(b)
+            if ra == a or rb == b:  # never bridge two different full-name entities
+                uf.union(a, b)
+
+
+def _bag(tokens: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t[:5] for t in tokens)
+
+
+def _resolve_named(forms: list[_Form], uf: _UnionFind, threshold: float, subset: bool) -> None:
+    """Organisations and places: fuzzy equal cores merge; a shorter core joins a unique superset."""
+    pairs = _candidate_pairs(_blocks(forms))
+    joined = [" ".join(f.tokens) for f in forms]
+    supersets: dict[int, set[int]] = defaultdict(set)
+    for a, b in sorted(pairs):
+        ta, tb = forms[a].tokens, forms[b].tokens
+        if len(ta) == len(tb) and _sim(joined[a], joined[b]) >= threshold:
+            uf.union(a, b)
+        elif subset and _bag(ta) == _bag(tb):  # word order / demonym: "X of Ukraine"
+            uf.union(a, b)
+        elif subset and len(ta) != len(tb):
+            short, long_ = (a, b) if len(ta) < len(tb) else (b, a)
+            lt = forms[long_].tokens
+            if all(any(_sim(t, u) >= threshold for u in lt) for t in forms[short].tokens):
+                supersets[short].add(long_)
+    for short, longs in supersets.items():
+        roots = {uf.find(x) for x in longs}
+        if len(roots) == 1:
+            uf.union(short, roots.pop())
+
+
+def _canonical(forms: list[_Form], family: str) -> str:
+    surfaces: Counter[str] = Counter()
+    multi: Counter[str] = Counter()
+    for f in forms:
+        surfaces.update(f.surfaces)
+        if family != "place" and len(f.tokens) > 1:
+            multi.update(f.surfaces)
+    pool = multi or surfaces
+    return min(pool, key=lambda s: (-pool[s], -len(s.split()), len(s), s))
+
+
+def resolve(mentions: list[tuple[str, str, str]]) -> list[Cluster]:
+    """Group (document_id, surface, kind) mentions into entities; clusters ordered by first mention."""
+    docs = [d for d, _, _ in mentions]
+    by_family: dict[str, dict[tuple[str, ...], _Form]] = defaultdict(dict)
+    for idx, (_, surface, kind) in enumerate(mentions):
+        family = _FAMILY.get(kind, kind)
+        clean = clean_surface(surface)
+        key = _form_key(clean, family) if clean else ()
+        if not key:
+            key = ("\0" + surface,)
+        form = by_family[family].setdefault(key, _Form(tokens=key))
+        form.members.append(idx)
+        form.surfaces[clean or surface] += 1
+        form.kinds[kind] += 1
+    clusters: list[Cluster] = []
+    for family, table in by_family.items():
+        forms = list(table.values())
+        uf = _UnionFind(len(forms))
+        if family == "person":
+            _resolve_people(forms, docs, uf)
+        elif family == "place":
+            _resolve_named(forms, uf, PLACE_SIM, subset=False)
+        else:
+            _resolve_named(forms, uf, CORE_SIM, subset=True)
+        groups: dict[int, list[_Form]] = defaultdict(list)
+        for i, f in enumerate(forms):
+            groups[uf.find(i)].append(f)
+        for group in groups.values():
+            clusters.append(_make_cluster(group, family))
+    clusters.sort(key=lambda c: c.members[0])
+    return clusters
+
+
+def _make_cluster(group: list[_Form], family: str) -> Cluster:
+    members = sorted(m for f in group for m in f.members)
+    kinds: Counter[str] = Counter()
+    aliases: dict[str, int] = {}
+    for f in group:
+        kinds.update(f.kinds)
+        for s in f.surfaces:
+            aliases.setdefault(s, min(f.members))
+    return Cluster(
+        name=_canonical(group, family),
+        kind=kinds.most_common(1)[0][0],
+        aliases=sorted(aliases, key=aliases.__getitem__),
+        members=members,
+    )
+
+
+def entity_keys(clusters: Iterable[Cluster], n_mentions: int) -> list[str]:
+    """Canonical name of the cluster of each mention index (helper for stories)."""
+    out = [""] * n_mentions
+    for c in clusters:
+        for m in c.members:
+            out[m] = c.name
+    return out

@@ -1,0 +1,256 @@
+"""Stories: documents whose main news event is the same share one `story_id`.
+
+All news about one war shares vocabulary, so lexical similarity alone over-links. The
+score combines TF-IDF cosine of the text (lead weighted up), shared rare named entities
+and places (IDF-weighted), and closeness of publication dates. Candidates come from
+blocks (a document's rarest terms and entities, within a time window), so linking a new
+document touches only its blocks, never every stored document. Documents join the story
+whose members they resemble most on average; a story's id is its earliest member's id, so
+ids stay stable as documents arrive.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from unidecode import unidecode
+
+from corroborator.linking.copies import sentences
+
+LEAD_SENTENCES = 3
+LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
+TOP_TERMS = 60  # terms kept per document vector (bounded memory at 100k documents)
+BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
+MAX_POSTINGS = 2000  # a key shared by more documents is too common to block on
+WINDOW_DAYS = 30  # dated documents further apart than this are never candidates
+HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days beyond 2
+W_TEXT = 0.8
+W_ENT = 0.2
+THRESHOLD = 0.12
+
+_WORD = re.compile(r"[a-z][a-z'-]+")
+
+
+@dataclass(frozen=True)
+class StoryDoc:
+    """What story linking needs from one stored document."""
+
+    doc_id: str
+    text: str
+    published: str | None = None
+    entities: tuple[str, ...] = ()  # canonical person / group names
+    places: tuple[str, ...] = ()  # canonical place names
+    duplicate_of: str | None = None
+
+
+@dataclass
+class _Vec:
+    doc_id: str
+    terms: dict[str, float]
+    keys: frozenset[str]
+    day: int | None
+    blocks: list[str] = field(default_factory=list)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "'s", "’s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def term_counts(text: str) -> Counter[str]:
+    """Content-word unigrams and adjacent bigrams; lead sentences weighted up."""
+    counts: Counter[str] = Counter()
+    for i, sent in enumerate(sentences(text)):
+        weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
+        words = [
+            _stem(w.strip("'-"))
+            for w in _WORD.findall(unidecode(sent).lower())
+            if w not in STOP_WORDS and len(w) > 2
+        ]
+        for w in words:
+            counts[w] += weight
+        for a, b in zip(words, words[1:], strict=False):
+            counts[a + " " + b] += weight
+    return counts
+
+
+def _day(published: str | None) -> int | None:
+    if not published:
+        return None
+    parts = published[:10].split("-")
+    try:
+        nums = [int(p) for p in parts]
+        d = dt.date(nums[0], nums[1] if len(nums) > 1 else 1, nums[2] if len(nums) > 2 else 1)
+    except (ValueError, IndexError):
+        return None
+    return d.toordinal()
+
+
+def _keys(doc: StoryDoc) -> frozenset[str]:
+    return frozenset(
+        "e:" + unidecode(k).lower() for k in (*doc.entities, *doc.places) if k and k.strip()
+    )
+
+
+def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    dot = sum(v * b[k] for k, v in a.items() if k in b)
+    if not dot:
+        return 0.0
+    na = math.sqrt(sum(v * v for v in a.values()))
+    nb = math.sqrt(sum(v * v for v in b.values()))
+    return dot / (na * nb)
+
+
+class StoryIndex:
+    """Incremental story linker. `observe` updates term statistics; `link` assigns a story.
+
+    For a batch, observe every document first (better IDF), then link in date order.
+    """
+
+    def __init__(self, threshold: float = THRESHOLD) -> None:
+        self.threshold = threshold
+        self.n_docs = 0
+        self.df: Counter[str] = Counter()
+        self._counts: dict[str, Counter[str]] = {}
+        self._vecs: dict[str, _Vec] = {}
+        self._postings: dict[str, list[str]] = defaultdict(list)
+        self.story_of: dict[str, str] = {}
+        self.members: dict[str, list[str]] = defaultdict(list)
+
+    def observe(self, doc: StoryDoc) -> None:
+        if doc.doc_id in self._counts:
+            return
+        counts = term_counts(doc.text)
+        self._counts[doc.doc_id] = counts
+        self.n_docs += 1
+        self.df.update(counts.keys())
+        self.df.update(_keys(doc))
+
+    def _idf(self, key: str) -> float:
+        return math.log((1 + self.n_docs) / (1 + self.df[key])) + 1.0
+
+    def _vector(self, doc: StoryDoc) -> _Vec:
+        counts = self._counts.get(doc.doc_id) or term_counts(doc.text)
+        weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
+        top = dict(sorted(weighted.items(), key=lambda kv: -kv[1])[:TOP_TERMS])
+        keys = _keys(doc)
+        rare_terms = [t for t in top if self.df[t] > 1][:BLOCK_TERMS]
+        return _Vec(doc.doc_id, top, keys, _day(doc.published), rare_terms + sorted(keys))
+
+    def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
+        shared = a & b
+        if not shared:
+            return 0.0
+        w = self._idf
+        num = sum(w(k) ** 2 for k in shared)
+        den = math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
+        return num / den
+
+    def similarity(self, a: _Vec, b: _Vec) -> float:
+        score = W_TEXT * _cosine(a.terms, b.terms) + W_ENT * self._entity_sim(a.keys, b.keys)
+        if a.day is not None and b.day is not None:
+            gap = abs(a.day - b.day)
+            if gap > WINDOW_DAYS:
+                return 0.0
+            score *= 0.5 ** (max(0, gap - 2) / HALF_LIFE_DAYS)
+        return score
+
+    def candidates(self, vec: _Vec) -> set[str]:
+        found: set[str] = set()
+        for key in vec.blocks:
+            postings = self._postings.get(key, ())
+            if len(postings) <= MAX_POSTINGS:
+                found.update(postings)
+        found.discard(vec.doc_id)
+        return found
+
+    def link(self, doc: StoryDoc) -> str:
+        """Assign `doc` to the best existing story (or a new one) and index it."""
+        if doc.doc_id in self.story_of:
+            return self.story_of[doc.doc_id]
+        self.observe(doc)
+        vec = self._vector(doc)
+        story = None
+        if doc.duplicate_of and doc.duplicate_of in self.story_of:
+            story = self.story_of[doc.duplicate_of]
+        else:
+            story = self._best_story(vec)
+        story = story or doc.doc_id
+        self.story_of[doc.doc_id] = story
+        self.members[story].append(doc.doc_id)
+        self._vecs[doc.doc_id] = vec
+        for key in vec.blocks:
+            self._postings[key].append(doc.doc_id)
+        return story
+
+    def _best_story(self, vec: _Vec) -> str | None:
+        per_story: dict[str, list[float]] = defaultdict(list)
+        for cand in self.candidates(vec):
+            sim = self.similarity(vec, self._vecs[cand])
+            if sim > 0:
+                per_story[self.story_of[cand]].append(sim)
+        best, best_score = None, self.threshold
+        for story, sims in per_story.items():
+            mean = sum(sims) / len(self.members[story])  # members outside the blocks count 0
+            score = 0.5 * (mean + max(sims))
+            if score >= best_score:
+                best, best_score = story, score
+        return best
+
+
+def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
+    """Chronological, undated documents after dated ones, input order breaking ties."""
+    indexed = list(enumerate(docs))
+    indexed.sort(key=lambda p: (_day(p[1].published) is None, _day(p[1].published) or 0, p[0]))
+    return [d for _, d in indexed]
+
+
+def assign_stories(docs: Iterable[StoryDoc], threshold: float = THRESHOLD) -> dict[str, str]:
+    """{doc_id: story_id}; a story's id is the id of its earliest member."""
+    docs = list(docs)
+    index = StoryIndex(threshold)
+    for d in docs:
+        index.observe(d)
+    ids = {d.doc_id for d in docs}
+    ordered = _order(docs)
+    # Copies go after their originals so they inherit the original's story.
+    originals = [d for d in ordered if not (d.duplicate_of and d.duplicate_of in ids)]
+    copies = [d for d in ordered if d.duplicate_of and d.duplicate_of in ids]
+    for d in originals + copies:
+        index.link(d)
+    return {d.doc_id: index.story_of[d.doc_id] for d in docs}
+
+
+def pairwise_prf(pred: dict[str, str], gold: dict[str, str]) -> tuple[float, float, float]:
+    """Pairwise precision, recall and F1 of a clustering against gold labels."""
+
+    def pairs(labels: dict[str, str]) -> set[tuple[str, str]]:
+        groups: dict[str, list[str]] = defaultdict(list)
+        for doc, label in labels.items():
+            groups[label].append(doc)
+        out: set[tuple[str, str]] = set()
+        for members in groups.values():
+            members.sort()
+            out.update(
+                (members[i], members[j])
+                for i in range(len(members))
+                for j in range(i + 1, len(members))
+            )
+        return out
+
+    p_pairs, g_pairs = pairs(pred), pairs(gold)
+    tp = len(p_pairs & g_pairs)
+    prec = tp / len(p_pairs) if p_pairs else 1.0
+    rec = tp / len(g_pairs) if g_pairs else 1.0
+    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    return prec, rec, f1

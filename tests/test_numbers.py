@@ -1,0 +1,215 @@
+"""NumbersStage on real seed text and on varied casualty sentences, negatives included."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from spacy.language import Language
+
+from corroborator.models import VICTIM_GROUPS, Count
+from corroborator.nlp.pipeline import DocContext, load_nlp
+from corroborator.nlp.stages.numbers import NumbersStage, number_word_value
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+Row = tuple[str, int | None, int | None, bool, str | None, str | None]
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Language:
+    return load_nlp()
+
+
+def counts(nlp: Language, text: str, published: dt.date | None = None) -> list[Count]:
+    ctx = DocContext(doc=nlp(text), published=published)
+    NumbersStage()(ctx)
+    for c in ctx.extraction.counts:
+        assert text[c.start : c.end] == c.text
+        assert c.counted is None or c.counted in VICTIM_GROUPS
+    return ctx.extraction.counts
+
+
+def rows(found: list[Count]) -> list[Row]:
+    return [(c.text, c.low, c.high, c.approx, c.outcome, c.counted) for c in found]
+
+
+CASES: list[tuple[str, list[Row]]] = [
+    (
+        "They massacred between 300 and 400 people, including about 40 children.",
+        [
+            ("between 300 and 400 people", 300, 400, False, "killed", "civilians"),
+            ("about 40 children", 40, 40, True, "killed", "children"),
+        ],
+    ),
+    (
+        "He said they had killed at least 60 injured prisoners of war.",
+        [("at least 60 injured prisoners", 60, None, False, "killed", "prisoners_of_war")],
+    ),
+    (
+        "Ukrainian forces have killed more than 11,000 Russian troops, he claimed.",
+        [("more than 11,000 Russian troops", 11000, None, False, "killed", None)],
+    ),
+    (
+        "Officials said hundreds of civilians were killed in the siege.",
+        [("hundreds of civilians", 200, 999, True, "killed", "civilians")],
+    ),
+    (
+        "Dozens of prisoners were executed, the report said.",
+        [("Dozens of prisoners", 24, 99, True, "killed", "prisoners_of_war")],
+    ),
+    (
+        "Twenty-two people died when the missile hit the market.",
+        [("Twenty-two people", 22, 22, False, "killed", "civilians")],
+    ),
+    (
+        "The strike killed three children and injured five or six others.",
+        [
+            ("three children", 3, 3, False, "killed", "children"),
+            ("five or six others", 5, 6, False, "wounded", None),
+        ],
+    ),
+    (
+        "Russian military actions have killed 38 children and wounded more than 70.",
+        [
+            ("38 children", 38, 38, False, "killed", "children"),
+            ("more than 70", 70, None, False, "wounded", None),
+        ],
+    ),
+    (
+        "At least 400 civilian deaths have been recorded and 800 wounded.",
+        [
+            ("At least 400 civilian deaths", 400, None, False, "killed", "civilians"),
+            ("800", 800, None, False, "wounded", None),
+        ],
+    ),
+    (
+        "Up to 200 people may have died in the fire.",
+        [("Up to 200 people", None, 200, False, "killed", "civilians")],
+    ),
+    (
+        "About two hundred and fifty people were killed in the massacre.",
+        [("About two hundred and fifty people", 250, 250, True, "killed", "civilians")],
+    ),
+    (
+        "Nearly 1,000 soldiers were wounded, while some 300 civilians died.",
+        [
+            ("Nearly 1,000 soldiers", 1000, 1000, True, "wounded", None),
+            ("some 300 civilians", 300, 300, True, "killed", "civilians"),
+        ],
+    ),
+    (
+        "Thousands of people have been killed since the war began.",
+        [("Thousands of people", 2000, 9999, True, "killed", "civilians")],
+    ),
+    (
+        "Russian officials acknowledged several hundred deaths among their forces.",
+        [("several hundred deaths", 300, 999, True, "killed", None)],
+    ),
+    (
+        "The death toll rose to 58, including 12 children.",
+        [
+            ("58", 58, 58, False, "killed", None),
+            ("12 children", 12, 12, False, "killed", "children"),
+        ],
+    ),
+    (
+        "This included orders to execute three men who were walking past a storehouse.",
+        [("three men", 3, 3, False, "killed", None)],
+    ),
+    (
+        "Officials found the bodies of 41 people in a mass grave.",
+        [("41 people", 41, 41, False, "killed", "civilians")],
+    ),
+    # the counted people are the killers, not the victims
+    (
+        "Ten soldiers killed 20 villagers in the raid.",
+        [("20 villagers", 20, 20, False, "killed", "civilians")],
+    ),
+    # singular victims count only with a killing predicate
+    (
+        "A five-year-old girl was shot dead by a sniper.",
+        [("A five-year-old girl", 1, 1, False, "killed", "children")],
+    ),
+    (
+        "He said a child died of dehydration in the blockaded city.",
+        [("a child", 1, 1, False, "killed", "children")],
+    ),
+    (
+        "Police said a man was killed and two women were injured.",
+        [
+            ("a man", 1, 1, False, "killed", None),
+            ("two women", 2, 2, False, "wounded", "women"),
+        ],
+    ),
+    (
+        "His comrade, a lieutenant, was killed by his own side.",
+        [("His comrade", 1, 1, False, "killed", None)],
+    ),
+    # "killed or injured" is a casualty total: neither outcome
+    (
+        "The army claims to have killed or injured more than 45,000 members of the Russian forces.",
+        [("more than 45,000 members", 45000, None, False, None, None)],
+    ),
+    (
+        "The shelling killed and wounded 20 people, while another 300 casualties were reported.",
+        [
+            ("20 people", 20, 20, False, None, "civilians"),
+            ("300 casualties", 300, 300, False, None, None),
+        ],
+    ),
+]
+
+NEGATIVES = [
+    "The 22-year-old soldier said he faced seven years in jail for desertion.",
+    "Sergey was ordered to go to Bucha, about 34 kilometres away from Kyiv.",
+    "A soldier from the 2nd Motor Rifle Division said he was afraid.",
+    "Strikes have destroyed more than 200 schools, 34 hospitals and 1,500 buildings.",
+    "Some 10,000 foreign students are trapped by the fighting.",
+    "They paid $5 million to 300 families, and 40% of homes were damaged.",
+    "She was five or six and he was fifteen years or older.",
+    "One of the ex-mercenaries describes harrowing scenes, and no one answered.",
+    "Two Russian commanders have admitted the claims in 2023.",
+    "Tens of thousands of civilians fled the city after a 75-minute call.",
+    "The man lost consciousness for about 20 minutes after the 24 hours of fighting.",
+    "A woman in her 20s was helped by a lieutenant.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_casualty_figures(nlp: Language, text: str, expected: list[Row]) -> None:
+    assert rows(counts(nlp, text)) == expected
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_non_casualty_numbers_are_skipped(nlp: Language, text: str) -> None:
+    assert counts(nlp, text) == []
+
+
+def test_number_words() -> None:
+    assert number_word_value("Seven") == 7
+    assert number_word_value("twenty") == 20
+    assert number_word_value("several") is None
+
+
+def test_seed_figures(nlp: Language) -> None:
+    """The casualty figures of the seed articles, as the gold file reads them."""
+    text000 = (SEEDS / "000_fb352e0b2e3a6033.txt").read_text("utf-8")
+    got = rows(counts(nlp, text000))
+    assert ("between 300 and 400 people", 300, 400, False, "killed", "civilians") in got
+    assert ("about 70 Russian inmates", 70, 70, True, "killed", None) in got
+    assert any(r[1:5] == (60, None, False, "killed") for r in got)
+    assert all(r[1] not in (15, 12, 9) for r in got)  # ages, dates and floors are not counts
+    text002 = (SEEDS / "002_90e90ac23471b7a4.txt").read_text("utf-8")
+    got = rows(counts(nlp, text002))
+    assert ("at least 400 civilian deaths", 400, None, False, "killed", "civilians") in got
+    assert ("800", 800, None, False, "wounded", None) in got
+    assert ("a child", 1, 1, False, "killed", "children") in got
+    assert not any(r[1] in (7, 200, 34, 1500, 10000, 100) for r in got)
+    text003 = (SEEDS / "003_642f29f2fc08dedb.txt").read_text("utf-8")
+    got = rows(counts(nlp, text003))
+    assert ("At least 458 people", 458, None, False, "killed", "civilians") in got
+    assert ("three men", 3, 3, False, "killed", None) in got
+    assert not any(r[1] in (34, 22, 20) for r in got)
+    assert ("more than 45,000 members", 45000, None, False, None, None) in got
