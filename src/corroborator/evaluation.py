@@ -30,8 +30,9 @@ scorer can be tested without a database and re-used on any export. Definitions
   aliases that are in no gold record are ignored: gold does not list every form.
 - Fields, on each found gold incident, compared with the system incident that finds
   most of its pairs: killed low/high exact, location name equal to the gold name or an
-  alias of the gold entity with that name, date start equal at the gold precision,
-  status equal. Nulls match nulls.
+  alias of the gold entity with that name (a gold list "Soledar and Bakhmut" accepts
+  either place), date start equal at the gold precision, status equal. Nulls match
+  nulls.
 - A kind with no gold records is reported as not scored and left out of the overall
   mean; P = 1 when the system claims nothing, R = 1 when the gold holds nothing.
 """
@@ -65,6 +66,7 @@ _ALL_QUOTES = re.compile(r"[\"']")
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _PAREN = re.compile(r"\([^)]*\)")
+_PLACE_LIST = re.compile(r",|\band\b|/")
 _DETERMINERS = frozenset(
     [
         "a",
@@ -617,8 +619,9 @@ def _location_matches(
     gold_name, sys_name = (gold or {}).get("name"), (system or {}).get("name")
     if not gold_name or not sys_name:
         return not gold_name and not sys_name
-    gold_form = _fold(gold_name)
-    return _fold(sys_name) in aliases.get(gold_form, frozenset({gold_form}))
+    sys_form, gold_form = _fold(sys_name), _fold(gold_name)
+    parts = {gold_form, *(p.strip() for p in _PLACE_LIST.split(gold_form) if p.strip())}
+    return any(sys_form in aliases.get(part, frozenset({part})) for part in parts)
 
 
 def _date_matches(gold: Mapping[str, Any] | None, system: Mapping[str, Any] | None) -> bool:

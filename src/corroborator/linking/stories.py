@@ -33,6 +33,7 @@ HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days bey
 W_TEXT = 0.8
 W_ENT = 0.2
 THRESHOLD = 0.12
+ENT_MODE = "cosine"
 
 _WORD = re.compile(r"[a-z][a-z'-]+")
 
@@ -148,13 +149,16 @@ class StoryIndex:
         return _Vec(doc.doc_id, top, keys, _day(doc.published), rare_terms + sorted(keys))
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
+        """IDF-weighted overlap coefficient: a short report naming the same rare people
+        and places as a long one still scores high."""
         shared = a & b
         if not shared:
             return 0.0
         w = self._idf
-        num = sum(w(k) ** 2 for k in shared)
-        den = math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
-        return num / den
+        if ENT_MODE == "cosine":
+            num = sum(w(k) ** 2 for k in shared)
+            return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
+        return sum(w(k) for k in shared) / min(sum(w(k) for k in a), sum(w(k) for k in b))
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
         score = W_TEXT * _cosine(a.terms, b.terms) + W_ENT * self._entity_sim(a.keys, b.keys)

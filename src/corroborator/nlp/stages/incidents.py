@@ -52,6 +52,7 @@ def _lex() -> _Lex:
     terms = {k: _grams(v) for k, v in roles.items() if isinstance(v, list)}
     for k in ("order", "deny", "confess"):
         terms[k] = _grams(trig[k])
+    terms["victim_nouns"] = _grams(trig["kill"]["victim_nouns"])
     for k in ("threat", "punishment", "force", "force_to"):
         terms[k] = _grams(trig["coercion"][k])
     victims = {k: _grams(v) for k, v in roles["victims"].items()}
@@ -73,12 +74,12 @@ def _prefixes(grams: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
     return frozenset(g[:n] for g in grams for n in range(1, len(g) + 1))
 
 
-def _longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> tuple[str, ...] | None:
-    """Longest lexicon n-gram starting at toks[i]; each word may match by lemma or surface form
-    ('enforced disappearances' -> ('enforced', 'disappearance'))."""
+def _longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Longest lexicon n-grams starting at toks[i]; each word may match by lemma or surface
+    form ('enforced disappearances' -> ('enforced', 'disappearance'); 'bodies' and 'body')."""
     prefixes = _prefixes(grams)
     frontier: list[tuple[str, ...]] = [()]
-    best = None
+    best: list[tuple[str, ...]] = []
     for n in range(_MAX_NGRAM):
         if i + n >= len(toks):
             break
@@ -87,14 +88,14 @@ def _longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> tu
         frontier = [p + (o,) for p in frontier for o in opts if p + (o,) in prefixes]
         if not frontier:
             break
-        best = next((f for f in frontier if f in grams), best)
+        best = [f for f in frontier if f in grams] or best
     return best
 
 
 def _matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
     """Tokens that start a lexicon n-gram."""
     toks = sorted(tokens, key=lambda t: t.i)
-    return [t for i, t in enumerate(toks) if _longest(toks, i, grams) is not None]
+    return [t for i, t in enumerate(toks) if _longest(toks, i, grams)]
 
 
 def victim_groups(tokens: list[Token]) -> set[str]:
@@ -116,6 +117,7 @@ class Mention:
     ambiguous: bool = False  # victims are combatants: own side or captives, or combat
     confessed: bool = False
     support: bool = False  # detention etc. that only retells an adjacent act
+    attach: Mention | None = None  # the typed mention this one retells
 
 
 # ---------------------------------------------------------------- the parse around a trigger
@@ -128,14 +130,19 @@ def _find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
     keys = _trigger_keys()
     out: list[tuple[Span, str, str]] = []
     i = 0
+    rank = {"strong": 0, "target": 1, "weak": 2}
     while i < len(toks):
-        gram = _longest(toks, i, keys)
-        if gram is None:
+        grams = _longest(toks, i, keys)
+        if not grams:
             i += 1
             continue
-        span = unit[i : i + len(gram)]
-        out += [(span, family, strength) for family, strength in table[gram]]
-        i += len(gram)
+        span = unit[i : i + len(grams[0])]
+        best: dict[str, str] = {}
+        for family, strength in (e for g in grams for e in table[g]):
+            if family not in best or rank[strength] < rank[best[family]]:
+                best[family] = strength
+        out += [(span, family, strength) for family, strength in best.items()]
+        i += len(grams[0])
     return out
 
 
@@ -221,7 +228,8 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
                 patients += _pobjs(c)
             elif c.dep_ == "dative":
                 patients += _noun_group(c)
-        if trigger.dep_ in ("acl", "relcl") and not patients and passive:
+        no_auxpass = not any(c.dep_ == "auxpass" for c in trigger.children)
+        if trigger.dep_ in ("acl", "relcl") and not patients and passive and no_auxpass:
             patients += _noun_group(trigger.head)
         if trigger.dep_ == "relcl" and not agents and not passive:
             agents += [trigger.head]
@@ -239,7 +247,12 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
             elif c.dep_ == "poss":
                 agents += _noun_group(c)
         head = trigger.head
-        if trigger.dep_ in ("nsubj", "dobj", "nsubjpass", "pobj") and head.i != trigger.i:
+        victim_noun = (_low(trigger),) in _lex().terms["victim_nouns"]
+        if (
+            trigger.dep_ in ("nsubj", "dobj", "nsubjpass", "pobj")
+            and head.i != trigger.i
+            and not victim_noun
+        ):
             verb = head.head if trigger.dep_ == "pobj" else head
             for c in verb.children:
                 if c.dep_ in ("dobj", "nsubjpass") and c.i != trigger.i:
@@ -295,6 +308,10 @@ def _governed_by(trigger: Token, name: str, deps: set[str]) -> Token | None:
     for c in trigger.children:  # 'kill orders' parsed with kill as the head
         if c.dep_ in ("compound", "nmod") and (_low(c),) in grams:
             return c
+    for a in _ancestors(trigger, {"advcl", "xcomp"}, 1):  # 'an order was given to shoot'
+        for c in a.children:
+            if c.dep_ in ("nsubjpass", "dobj") and (_low(c),) in grams:
+                return c
     return None
 
 
@@ -339,7 +356,9 @@ def _kill_type(
     unit_own = bool(_matches(list(unit), lex.victims["deserters"])) or any(
         t.lower_ in ("fellow", "own") for t in unit
     )
-    pronoun_only = bool(patient) and all(t.pos_ == "PRON" for t in patient)
+    pronoun_only = bool(patient) and all(
+        t.pos_ == "PRON" and t.lower_ not in ("ours", "theirs", "yours") for t in patient
+    )
     words = [t for t in patient if t.pos_ != "PRON" or t.lower_ in ("everyone", "anyone", "ours")]
     victims = victim_groups(words)
     victims |= victim_groups(full) & {"deserters", "own_soldiers", "prisoners_of_war"}
@@ -352,8 +371,8 @@ def _kill_type(
     if victims & {"own_soldiers", "deserters"}:
         return "killing_own_forces", victims, False, False
     if pronoun_only or not patient:
-        if unit_own:
-            return "killing_own_forces", {"own_soldiers"}, False, False
+        if unit_own:  # vague: a typed killing in the same sentence overrides
+            return "killing_own_forces", {"own_soldiers"}, True, False
         # 'I shot her': who she was may be said elsewhere in the sentence
         agent_ids = {t.i for t in agents}
         rest = [t for t in unit if t.i not in agent_ids and t.i != trigger.i]
@@ -373,14 +392,15 @@ def _kill_type(
 
 def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bool:
     """Attack on a populated place, not a military target."""
+    toks = list(unit)
     if patient:
         if _has(patient, "populated_strong"):
             return True
         if _has(patient, "military_targets"):
-            return False
+            # 'not into some military thing, ... to a peaceful population'
+            return _has(toks, "populated_strong")
         if _has(patient, "populated_weak"):
             return True
-    toks = list(unit)
     if _has(toks, "populated_strong"):
         return True
     return _has(toks, "populated_weak") and not _has(toks, "military_targets")
@@ -516,7 +536,10 @@ def _typed(
     if family == "abduction":
         victims = victim_groups(patient)
         if strength == "weak":
-            if _has(patient, "combatants") or not patient:
+            transitive = trig.pos_ == "NOUN" or any(
+                c.dep_ in ("dobj", "nsubjpass") for c in trig.children
+            )
+            if _has(patient, "combatants") or not patient or not transitive:
                 return None
             if not victims:
                 return mk("abduction_detention", {"detainees"}, support=True)
@@ -532,7 +555,7 @@ def threat_mentions(units: list[Span], k: int) -> list[Mention]:
     for tok in unit:
         lemma = (_low(tok),)
         if lemma in _lex().terms["threat"]:
-            scope = list(tok.subtree) if tok.pos_ == "VERB" else list(unit)
+            scope = list(tok.subtree)
             punish = _has(scope, "punishment")
             persons = [
                 t
@@ -567,8 +590,45 @@ class _Group:
         return {m.unit for m in self.mentions}
 
 
-def _resolve_types(ms: list[Mention]) -> list[Mention]:
-    """Combatant victims take the type of a nearby own-side/captive killing, else are combat."""
+@dataclass(frozen=True)
+class _Layout:
+    """Per unit: paragraph number, whether that paragraph is quoted speech, content nouns."""
+
+    para: list[int]
+    quoted: list[bool]
+    nouns: list[frozenset[str]]
+
+
+_GENERIC = {"people", "civilian", "soldier", "troop", "force", "man", "time", "year", "day", "video", "war", "thing", "way", "country"}
+_OPENERS = "\"'‘“«"
+
+
+def layout(doc: Doc, units: list[Span]) -> _Layout:
+    para, quoted, nouns = [], [], []
+    for u in units:
+        before = doc.text[: u.start_char]
+        para.append(before.count("\n"))
+        line_start = before.rfind("\n") + 1
+        quoted.append(doc.text[line_start : line_start + 1] in _OPENERS)
+        nouns.append(
+            frozenset(
+                _low(t)
+                for t in u
+                if t.pos_ in ("NOUN", "PROPN") and _low(t) not in _GENERIC and t.is_alpha
+            )
+        )
+    return _Layout(para, quoted, nouns)
+
+
+def _same_story(lay: _Layout, a: int, b: int) -> bool:
+    """Units a < b tell one story: one paragraph, or quoted paragraphs that follow it."""
+    lo, hi = min(a, b), max(a, b)
+    return all(lay.para[k] == lay.para[lo] or lay.quoted[k] for k in range(lo + 1, hi + 1))
+
+
+def _resolve_types(ms: list[Mention], lay: _Layout) -> list[Mention]:
+    """Combatant victims take the type of a nearby own-side/captive killing, else are combat;
+    a killing with no victims of its own retells the typed killing beside it."""
     keep: list[Mention] = []
     by_unit: dict[int, str] = {}
     for m in ms:
@@ -577,12 +637,13 @@ def _resolve_types(ms: list[Mention]) -> list[Mention]:
         near = [
             o
             for o in ms
-            if not o.ambiguous and o.type in ("killing_own_forces", "killing_captives")
+            if not o.ambiguous
+            and o.type in ("killing_own_forces", "killing_captives")
             and abs(o.unit - m.unit) <= 6
         ]
         if near:
             best = min(near, key=lambda o: abs(o.unit - m.unit))
-            m.type, m.ambiguous = best.type, False
+            m.type, m.ambiguous, m.attach = best.type, False, best
             by_unit[m.unit] = best.type
     for m in ms:
         if m.ambiguous:
@@ -590,42 +651,66 @@ def _resolve_types(ms: list[Mention]) -> list[Mention]:
         if m.unit in by_unit and m.type == "killing_civilians":
             m.type = by_unit[m.unit]  # the same act told in one sentence
         keep.append(m)
-    # a killing with no victims of its own retells the act beside it
+    typed = [o for o in keep if not o.vague and o.type in KILL_TYPES]
     for m in keep:
-        if m.vague:
-            nb = [o for o in keep if not o.vague and o.type in KILL_TYPES and 0 < abs(o.unit - m.unit) <= 1]
-            if nb:
-                m.type = min(nb, key=lambda o: (o.unit > m.unit, abs(o.unit - m.unit))).type
+        if not m.vague or m.type not in KILL_TYPES:
+            continue
+        same = [o for o in typed if o.unit == m.unit]
+        near = [
+            o
+            for o in typed
+            if (o.unit == m.unit + 1 and lay.para[o.unit] == lay.para[m.unit])
+            or (0 < m.unit - o.unit <= 4 and _same_story(lay, o.unit, m.unit))
+        ]
+        pick = same or sorted(near, key=lambda o: (o.unit > m.unit, abs(o.unit - m.unit)))
+        if pick:
+            m.type, m.attach = pick[0].type, pick[0]
     return keep
 
 
-def _compatible(g: _Group, m: Mention, counts: dict[int, set[int]]) -> bool:
+def _compatible(g: _Group, m: Mention, counts: dict[int, set[int]], lay: _Layout) -> bool:
     if g.type != m.type:
         return False
     if m.unit in g.units:
         return True
-    near = min(abs(u - m.unit) for u in g.units) <= 2
     mine = counts.get(m.unit, set())
     theirs = set().union(*(counts.get(u, set()) for u in g.units))
     if mine and theirs and not mine & theirs:
         return False
-    return near or bool(mine & theirs)
+    if mine & theirs or min(abs(u - m.unit) for u in g.units) <= 2:
+        return True
+    # a retelling shares the particulars: 'lieutenant', 'order', 'jail', a place name
+    for u in g.units:
+        shared = lay.nouns[u] & lay.nouns[m.unit]
+        small = min(len(lay.nouns[u]), len(lay.nouns[m.unit])) or 1
+        if len(shared) >= 2 and len(shared) / small >= 0.5:
+            return True
+    return False
 
 
-def _merge(ms: list[Mention], counts: dict[int, set[int]], quote_of: dict[int, int]) -> list[_Group]:
+def _merge(
+    ms: list[Mention], counts: dict[int, set[int]], quote_of: dict[int, int], lay: _Layout
+) -> list[_Group]:
     groups: list[_Group] = []
+    home: dict[int, _Group] = {}
     for m in sorted(ms, key=lambda m: m.unit):
         if m.support:
             continue
-        same_quote = [
-            g for g in groups if g.type == m.type and quote_of.get(m.unit) is not None
-            and any(quote_of.get(u) == quote_of.get(m.unit) for u in g.units)
-        ]
-        cands = same_quote or [g for g in groups if _compatible(g, m, counts)]
-        if cands:
-            cands[-1].mentions.append(m)
-        else:
-            groups.append(_Group(m.type, [m]))
+        target = home.get(id(m.attach)) if m.attach is not None else None
+        if target is None or target.type != m.type:
+            q = quote_of.get(m.unit)
+            same_quote = [
+                g
+                for g in groups
+                if g.type == m.type and q is not None and any(quote_of.get(u) == q for u in g.units)
+            ]
+            cands = same_quote or [g for g in groups if _compatible(g, m, counts, lay)]
+            target = cands[-1] if cands else None
+        if target is None:
+            target = _Group(m.type, [])
+            groups.append(target)
+        target.mentions.append(m)
+        home[id(m)] = target
     # detention told beside a killing: the victims were captives
     for s in (m for m in ms if m.support):
         for g in groups:
@@ -801,14 +886,15 @@ class IncidentsStage:
                 ms += threat_mentions(units, k)
             found += ms
             denied.update(den)
-        found = _resolve_types(found)
+        lay = layout(doc, units)
+        found = _resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
         for c in ctx.extraction.counts:
             if c.outcome in ("killed", "wounded") and c.low is not None:
                 for k, u in enumerate(units):
                     if u.start_char <= c.start < u.end_char:
                         counts.setdefault(k, set()).add(c.low)
-        groups = _merge(found, counts, _quote_index(units, ctx))
+        groups = _merge(found, counts, _quote_index(units, ctx), lay)
         doc_hedges = [
             TextSpan(h.start, h.end, h.text)
             for h in ctx.extraction.hedges
