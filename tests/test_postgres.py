@@ -39,7 +39,10 @@ def test_postgres_ingest_verify_export_and_tamper(pg_env: dict[str, str]) -> Non
     again = run_cli("ingest", "--quiet", str(SEEDS), env=pg_env)
     assert "0 new document(s) stored, 5 already stored" in again.stdout
     assert run_cli("verify", env=pg_env).returncode == 0
-    docs = [json.loads(x) for x in run_cli("export", "--what", "documents", env=pg_env).stdout.splitlines()]
+    docs = [
+        json.loads(x)
+        for x in run_cli("export", "--what", "documents", env=pg_env).stdout.splitlines()
+    ]
     assert len(docs) == 5 and all(Path(d["archive_path"]).exists() for d in docs)
     story = {d["source_file"][:3]: d["story_id"] for d in docs}
     assert story["000"] == story["001"] and story["002"] == story["004"]

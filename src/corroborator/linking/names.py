@@ -18,10 +18,11 @@ from importlib import resources
 
 import cyrtranslit
 import jellyfish
-from rapidfuzz.distance import JaroWinkler
+from rapidfuzz.distance import OSA, JaroWinkler
 from unidecode import unidecode
 
 SURNAME_SIM = 0.88
+EDIT_SIM = 0.8  # also required: Jaro-Winkler alone over-rewards shared prefixes (Tkachenko/Tkachuk)
 GIVEN_SIM = 0.85
 CORE_SIM = 0.93
 PLACE_SIM = 0.90
@@ -44,11 +45,13 @@ _TRANSLIT_RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"kh"), "h"),
     (re.compile(r"(?<![zcsg])h"), "g"),  # Ukrainian h = Russian g (Luhansk/Lugansk)
     (re.compile(r"ks"), "x"),
+    (re.compile(r"zh"), "j"),  # French/English: Prigojine/Prigozhin
     (re.compile(r"ph"), "f"),
     (re.compile(r"w"), "v"),
     (re.compile(r"j"), "y"),
     (re.compile(r"(?:iy|ii|yi|yy|ij|ei)$"), "y"),
     (re.compile(r"ie$"), "y"),
+    (re.compile(r"y"), "i"),  # Boyko/Boiko, Nataliya/Natalia
     (re.compile(r"(.)\1"), r"\1"),
 ]
 
@@ -93,6 +96,11 @@ def word_key(word: str) -> str:
     return w
 
 
+def name_key(surface: str) -> str:
+    """Transliteration-neutral key of a whole name ("Nataliya Boyko" == "Natalia Boiko")."""
+    return " ".join(_tokens(clean_surface(surface)))
+
+
 def _tokens(surface: str) -> list[str]:
     return [k for k in (word_key(w) for w in re.split(r"[\s\-–]+", latin(surface))) if k]
 
@@ -109,6 +117,11 @@ def _phonetic(word: str) -> list[str]:
 
 def _sim(a: str, b: str) -> float:
     return float(JaroWinkler.similarity(a, b))
+
+
+def _same_word(a: str, b: str, threshold: float) -> bool:
+    """Spelling variants of one word: close by Jaro-Winkler and by edit distance."""
+    return a == b or (_sim(a, b) >= threshold and OSA.normalized_similarity(a, b) >= EDIT_SIM)
 
 
 @dataclass
@@ -194,7 +207,9 @@ def _candidate_pairs(blocks: dict[str, list[int]]) -> set[tuple[int, int]]:
     return pairs
 
 
-def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> None:
+def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> dict[int, int]:
+    """Union full names; attach bare surnames. Returns per-mention overrides (mention index ->
+    form index) for bare surnames whose entity differs by document."""
     parts = [_person_parts(f.tokens) for f in forms]
     blocks: dict[str, list[int]] = defaultdict(list)
     for i, (_, sur) in enumerate(parts):
@@ -207,9 +222,8 @@ def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> None
     for a, b in sorted(pairs):
         if a in full_set and b in full_set:
             (ga, sa), (gb, sb) = parts[a], parts[b]
-            if _sim(sa, sb) >= SURNAME_SIM and _given_compatible(ga, gb):
+            if _same_word(sa, sb, SURNAME_SIM) and _given_compatible(ga, gb):
                 uf.union(a, b)
-    # Bare surnames: join the unique full-name entity, preferring one in the same document.
     neighbours: dict[int, set[int]] = defaultdict(set)
     for a, b in pairs:
         neighbours[a].add(b)
@@ -217,27 +231,32 @@ def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> None
     root_docs: dict[int, set[str]] = defaultdict(set)
     for j in full:
         root_docs[uf.find(j)].update(docs[m] for m in forms[j].members)
-    bare_links: list[tuple[int, int]] = []
-    for i, (g, sur) in enumerate(parts):
-        if g:
-            continue
+    unique: list[tuple[int, int]] = []
+    overrides: dict[int, int] = {}
+    bare = [i for i, (g, _) in enumerate(parts) if not g]
+    for i in bare:
+        sur = parts[i][1]
         roots = {
             uf.find(j)
             for j in neighbours[i]
-            if j in full_set and _sim(parts[j][1], sur) >= SURNAME_SIM
+            if j in full_set and _same_word(parts[j][1], sur, SURNAME_SIM)
         }
-        if len(roots) > 1:
-            my_docs = {docs[m] for m in forms[i].members}
-            roots = {r for r in roots if root_docs[r] & my_docs}
         if len(roots) == 1:
-            bare_links.append((i, roots.pop()))
-    for i, r in bare_links:
+            unique.append((i, roots.pop()))
+        elif roots:  # several people share the surname: decide per mention, by document
+            for m in forms[i].members:
+                local = [r for r in roots if docs[m] in root_docs[r]]
+                if len(local) == 1:
+                    overrides[m] = local[0]
+    for i, r in unique:
         uf.union(i, r)
+    attached = {i for i, _ in unique}
     for a, b in sorted(pairs):
-        if a not in full_set and b not in full_set and _sim(parts[a][1], parts[b][1]) >= 0.92:
-            ra, rb = uf.find(a), uf.find(b)
-            if ra == a or rb == b:  # never bridge two different full-name entities
-                uf.union(a, b)
+        if a in attached or b in attached or a in full_set or b in full_set:
+            continue
+        if _same_word(parts[a][1], parts[b][1], 0.92):
+            uf.union(a, b)
+    return overrides
 
 
 def _bag(tokens: tuple[str, ...]) -> frozenset[str]:
@@ -251,30 +270,19 @@ def _resolve_named(forms: list[_Form], uf: _UnionFind, threshold: float, subset:
     supersets: dict[int, set[int]] = defaultdict(set)
     for a, b in sorted(pairs):
         ta, tb = forms[a].tokens, forms[b].tokens
-        if len(ta) == len(tb) and _sim(joined[a], joined[b]) >= threshold:
+        if len(ta) == len(tb) and _same_word(joined[a], joined[b], threshold):
             uf.union(a, b)
         elif subset and _bag(ta) == _bag(tb):  # word order / demonym: "X of Ukraine"
             uf.union(a, b)
         elif subset and len(ta) != len(tb):
             short, long_ = (a, b) if len(ta) < len(tb) else (b, a)
             lt = forms[long_].tokens
-            if all(any(_sim(t, u) >= threshold for u in lt) for t in forms[short].tokens):
+            if all(any(_same_word(t, u, threshold) for u in lt) for t in forms[short].tokens):
                 supersets[short].add(long_)
     for short, longs in supersets.items():
         roots = {uf.find(x) for x in longs}
         if len(roots) == 1:
             uf.union(short, roots.pop())
-
-
-def _canonical(forms: list[_Form], family: str) -> str:
-    surfaces: Counter[str] = Counter()
-    multi: Counter[str] = Counter()
-    for f in forms:
-        surfaces.update(f.surfaces)
-        if family != "place" and len(f.tokens) > 1:
-            multi.update(f.surfaces)
-    pool = multi or surfaces
-    return min(pool, key=lambda s: (-pool[s], -len(s.split()), len(s), s))
 
 
 def resolve(mentions: list[tuple[str, str, str]]) -> list[Cluster]:
@@ -295,33 +303,47 @@ def resolve(mentions: list[tuple[str, str, str]]) -> list[Cluster]:
     for family, table in by_family.items():
         forms = list(table.values())
         uf = _UnionFind(len(forms))
+        overrides: dict[int, int] = {}
         if family == "person":
-            _resolve_people(forms, docs, uf)
+            overrides = _resolve_people(forms, docs, uf)
         elif family == "place":
             _resolve_named(forms, uf, PLACE_SIM, subset=False)
         else:
             _resolve_named(forms, uf, CORE_SIM, subset=True)
-        groups: dict[int, list[_Form]] = defaultdict(list)
+        groups: dict[int, list[tuple[_Form, list[int]]]] = defaultdict(list)
         for i, f in enumerate(forms):
-            groups[uf.find(i)].append(f)
+            moved: dict[int, list[int]] = defaultdict(list)
+            for m in f.members:
+                moved[uf.find(overrides.get(m, i))].append(m)
+            for root, members in moved.items():
+                groups[root].append((f, members))
         for group in groups.values():
-            clusters.append(_make_cluster(group, family))
+            clusters.append(_make_cluster(group, family, mentions))
     clusters.sort(key=lambda c: c.members[0])
     return clusters
 
 
-def _make_cluster(group: list[_Form], family: str) -> Cluster:
-    members = sorted(m for f in group for m in f.members)
-    kinds: Counter[str] = Counter()
-    aliases: dict[str, int] = {}
-    for f in group:
-        kinds.update(f.kinds)
-        for s in f.surfaces:
-            aliases.setdefault(s, min(f.members))
+def _make_cluster(
+    group: list[tuple[_Form, list[int]]], family: str, mentions: list[tuple[str, str, str]]
+) -> Cluster:
+    members = sorted(m for _, ms in group for m in ms)
+    kinds: Counter[str] = Counter(mentions[m][2] for m in members)
+    surfaces: Counter[str] = Counter()
+    multi: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for f, ms in group:
+        for m in ms:
+            s = clean_surface(mentions[m][1]) or mentions[m][1]
+            surfaces[s] += 1
+            first.setdefault(s, m)
+            if family != "place" and len(f.tokens) > 1:
+                multi[s] += 1
+    pool = multi or surfaces
+    name = min(pool, key=lambda s: (-pool[s], -len(s.split()), len(s), s))
     return Cluster(
-        name=_canonical(group, family),
+        name=name,
         kind=kinds.most_common(1)[0][0],
-        aliases=sorted(aliases, key=aliases.__getitem__),
+        aliases=sorted(first, key=first.__getitem__),
         members=members,
     )
 

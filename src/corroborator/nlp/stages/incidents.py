@@ -20,7 +20,7 @@ from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
 
 KILL_TYPES = ("killing_civilians", "killing_captives", "killing_own_forces")
@@ -45,7 +45,8 @@ def _lex() -> _Lex:
     trig: dict[str, Any] = load_lexicon("incident_triggers.json")
     roles: dict[str, Any] = load_lexicon("incident_roles.json")
     triggers: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-    for family in ("kill", "torture", "sexual", "abduction", "deportation", "attack", "coercion"):
+    families = ("kill", "torture", "sexual", "abduction", "deportation", "attack", "coercion")
+    for family in (*families, "no_quarter"):
         for strength in ("strong", "weak", "target"):
             for w in trig[family].get(strength, []):
                 triggers.setdefault(tuple(w.split()), []).append((family, strength))
@@ -53,6 +54,7 @@ def _lex() -> _Lex:
     for k in ("order", "deny", "confess"):
         terms[k] = _grams(trig[k])
     terms["victim_nouns"] = _grams(trig["kill"]["victim_nouns"])
+    terms["transitive_only"] = _grams(trig["transitive_only"])
     for k in ("threat", "punishment", "force", "force_to"):
         terms[k] = _grams(trig["coercion"][k])
     victims = {k: _grams(v) for k, v in roles["victims"].items()}
@@ -155,10 +157,12 @@ def _passive(verb: Token) -> bool:
     """Passive, including the elided 'and the lieutenant killed'."""
     if any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children):
         return True
+    has_obj = any(c.dep_ in ("dobj", "ccomp", "xcomp") for c in verb.children)
+    if verb.tag_ == "VBD" and (_low(verb),) in _lex().terms["transitive_only"]:
+        return not has_obj and any(c.dep_ == "nsubj" for c in verb.children)
     if verb.tag_ != "VBN":
         return False
     has_aux = any(c.dep_ == "aux" for c in verb.children)
-    has_obj = any(c.dep_ == "dobj" for c in verb.children)
     return not has_aux and not has_obj
 
 
@@ -216,7 +220,13 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
     if verbal:
         passive = _passive(trigger)
         if not any(c.dep_ == "dobj" for c in kids):  # 'killed or injured 45,000 members'
-            kids += [g for c in trigger.children if c.dep_ == "conj" for g in c.children if g.dep_ == "dobj"]
+            kids += [
+                g
+                for c in trigger.children
+                if c.dep_ == "conj"
+                for g in c.children
+                if g.dep_ == "dobj"
+            ]
         for c in kids:
             if c.dep_ == "dobj" or c.dep_ == "nsubjpass" or (c.dep_ == "nsubj" and passive):
                 patients += _noun_group(c)
@@ -233,8 +243,10 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
             patients += _noun_group(trigger.head)
         if trigger.dep_ == "relcl" and not agents and not passive:
             agents += [trigger.head]
-        if trigger.dep_ in ("xcomp", "conj") and not agents:
-            agents += [t for c in trigger.head.children if c.dep_ == "nsubj" for t in _noun_group(c)]
+        if trigger.dep_ in ("xcomp", "conj") and not (patients if passive else agents):
+            subj = [t for c in trigger.head.children if c.dep_ == "nsubj" for t in _noun_group(c)]
+            (patients if passive else agents).extend(subj)  # 'women described being raped'
+
     else:
         for c in kids:
             if c.dep_ == "prep" and c.lower_ in ("of", "on", "against", "at", "upon"):
@@ -263,18 +275,22 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
 
 
 def _ancestors(tok: Token, deps: set[str], limit: int = 4) -> list[Token]:
-    out = []
+    out: list[Token] = []
     while tok.head.i != tok.i and tok.dep_ in deps and len(out) < limit:
         tok = tok.head
         out.append(tok)
     return out
 
 
-def _negated(trigger: Token, agents: list[Token]) -> bool:
-    if any(c.dep_ == "neg" for c in trigger.children):
-        return True
+def _denial(agents: list[Token]) -> bool:
+    """'No one ever shoots civilians': a negative doer denies the act as such."""
     subj_words = {t.lower_ for t in agents}
-    if subj_words & {"nobody", "none"} or {"no", "one"} <= subj_words:
+    return bool(subj_words & {"nobody", "none"}) or {"no", "one"} <= subj_words
+
+
+def _negated(trigger: Token, agents: list[Token]) -> bool:
+    """'Anyone not killed', 'weren't shooting': not an event (but no denial of others)."""
+    if any(c.dep_ == "neg" for c in trigger.children) or _denial(agents):
         return True
     return any(
         c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children
@@ -346,7 +362,8 @@ def _kill_type(
     mercenaries who tried to desert' were captives when killed.
     """
     lex = _lex()
-    if any((t.lower_,) in lex.terms["reflexive"] for t in patient):
+    reciprocal = " ".join(t.lower_ for t in patient) in ("each other", "one another")
+    if reciprocal or any((t.lower_,) in lex.terms["reflexive"] for t in patient):
         return None, set(), False, False
     # the patient with its relative clauses: 'people who try to run home' are deserters
     full = sorted({t for p in patient for t in p.subtree}, key=lambda t: t.i) if patient else []
@@ -408,7 +425,6 @@ def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bo
 
 def _specific(patient: list[Token]) -> bool:
     """'three men' names particular victims; 'everyone', 'hundreds of civilians' a category."""
-    lex = _lex()
     if _has(patient, "universal") or _has(patient, "vague_quantity"):
         return False
     return any(t.dep_ == "nummod" and t.like_num for t in patient)
@@ -424,32 +440,52 @@ def _coercion_context(units: list[Span], k: int) -> bool:
     return _has(near, "combatants") or bool(_matches(near, _lex().victims["deserters"]))
 
 
-def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], list[str]]:
-    """Typed mentions of one unit, and the families it denies ('no one ever shoots ...')."""
+def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]]:
+    """Typed mentions of one unit, and the victims it denies ('no one ever shoots civilians')."""
     unit = units[k]
     if unit.text.rstrip("’”\"' ").endswith("?"):
-        return [], []
-    lex = _lex()
+        return [], set()
     out: list[Mention] = []
     denied: list[str] = []
+    denied_victims: set[str] = set()
     for words, family, strength in _find_triggers(unit):
         agents, patient = roles(words)
         m = _typed(words.root, family, strength, agents, patient, units, k)
-        if m == "denied":
-            denied.append(family)
-        elif m is not None:
+        if isinstance(m, Mention):
             out.append(m)
+        elif m == "denied":
+            denied.append(family)
+            denied_victims |= victim_groups(patient) or {"civilians"}
     if denied:
         out = [m for m in out if _family(m.type) not in denied]
+    # 'shelled a district, killing five civilians': the deaths are the attack's outcome
+    attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
+    out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
     # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
     confess = _has(list(unit), "confess")
     for m in out:
         m.confessed = confess or _first_person(m.agents)
         if m.type == "no_quarter_order":
-            recv = [c for c in m.trigger.head.children if c.dep_ in ("nsubj", "nsubjpass", "dative")]
-            m.confessed = m.confessed or _first_person(recv)
-    del lex
-    return out, denied
+            order = _governed_by(m.trigger, "order", _ORDER_DEPS)
+            if order is not None:  # 'we got the order', 'I was ordered'
+                verbs = [order, order.head]
+                recv = [c for v in verbs for c in v.children if c.dep_ in _RECIPIENT]
+                m.confessed = m.confessed or _first_person(recv)
+    return out, denied_victims
+
+
+def _linked(m: Mention, triggers: set[int]) -> bool:
+    """Whether a killing is told as the outcome of one of these attack triggers."""
+    t = m.trigger
+    return (
+        (t.dep_ in ("advcl", "conj", "xcomp") and t.head.i in triggers)
+        or any(a.i in triggers for a in m.agents)
+        or any(c.i in triggers for c in t.children if c.dep_ in ("nsubj", "agent"))
+    )
+
+
+_RECIPIENT = ("nsubj", "nsubjpass", "dative")
+_ORDER_DEPS = {"xcomp", "acl", "compound", "amod", "advcl"}
 
 
 def _family(t: str) -> str:
@@ -466,21 +502,25 @@ def _typed(
     k: int,
 ) -> Mention | str | None:
     unit = units[k]
-    lex = _lex()
     if _governed_by(trig, "deny", {"xcomp", "pcomp", "pobj", "prep", "dobj", "ccomp"}):
         return "denied"
+    if _denial(agents):
+        return "denied"
     if _negated(trig, agents):
-        return "denied" if family == "kill" else None
+        return None
     hypothetical = _hypothetical(trig)
     threat = _governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
     head = _head_noun(patient)
     mk = lambda t, v=None, **kw: Mention(k, t, trig, v or set(), agents, patient, **kw)  # noqa: E731
 
+    if family == "no_quarter":  # 'take no prisoners': the negation is the order itself
+        return None if hypothetical else mk("no_quarter_order", {"civilians"})
     if family == "coercion":
         if strength == "strong" and (threat or _has(list(unit), "threat") or not hypothetical):
             return mk("coercion_of_troops", {"own_soldiers"})
         return None
-    if family == "attack" or (family == "kill" and head is not None and not _is_person(head)):
+    thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not _is_person(head)
+    if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
             return None
         if hypothetical:
@@ -517,10 +557,10 @@ def _typed(
             if (own or ambiguous) and _coercion_context(units, k):
                 return mk("coercion_of_troops", {"own_soldiers"} | (victims - {"civilians"}))
             return None
-        order = _governed_by(trig, "order", {"xcomp", "acl", "compound", "advcl"})
-        if order is not None and not (_low(order) == "tell" and trig.dep_ != "xcomp"):
-            if not _specific(patient):
-                return mk("no_quarter_order", victims)
+        order = _governed_by(trig, "order", _ORDER_DEPS)
+        told = order is not None and _low(order) == "tell" and trig.dep_ != "xcomp"
+        if order is not None and not told and not _specific(patient):
+            return mk("no_quarter_order", victims)
         return mk(ktype, victims, vague=vague, ambiguous=ambiguous)
     if hypothetical:
         return None
@@ -544,7 +584,6 @@ def _typed(
             if not victims:
                 return mk("abduction_detention", {"detainees"}, support=True)
         return mk("abduction_detention", (victims or {"civilians"}) | {"detainees"})
-    del lex
     return None
 
 
@@ -571,7 +610,11 @@ def threat_mentions(units: list[Span], k: int) -> list[Mention]:
             if (punish or soldiers) and _coercion_context(units, k) and not _negated(tok, []):
                 out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
         elif lemma in _lex().terms["force"] and _passive(tok):
-            to = [c for c in tok.children if c.dep_ == "xcomp" and (_low(c),) in _lex().terms["force_to"]]
+            to = [
+                c
+                for c in tok.children
+                if c.dep_ == "xcomp" and (_low(c),) in _lex().terms["force_to"]
+            ]
             if to and _coercion_context(units, k):
                 out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
     return out[:1]
@@ -599,17 +642,32 @@ class _Layout:
     nouns: list[frozenset[str]]
 
 
-_GENERIC = {"people", "civilian", "soldier", "troop", "force", "man", "time", "year", "day", "video", "war", "thing", "way", "country"}
+_GENERIC = {
+    "people",
+    "civilian",
+    "soldier",
+    "troop",
+    "force",
+    "man",
+    "time",
+    "year",
+    "day",
+    "video",
+    "war",
+    "thing",
+    "way",
+    "country",
+}
 _OPENERS = "\"'‘“«"
 
 
 def layout(doc: Doc, units: list[Span]) -> _Layout:
     para, quoted, nouns = [], [], []
     for u in units:
-        before = doc.text[: u.start_char]
+        before = text_of(doc)[: u.start_char]
         para.append(before.count("\n"))
         line_start = before.rfind("\n") + 1
-        quoted.append(doc.text[line_start : line_start + 1] in _OPENERS)
+        quoted.append(text_of(doc)[line_start : line_start + 1] in _OPENERS)
         nouns.append(
             frozenset(
                 _low(t)
@@ -677,7 +735,7 @@ def _compatible(g: _Group, m: Mention, counts: dict[int, set[int]], lay: _Layout
     theirs = set().union(*(counts.get(u, set()) for u in g.units))
     if mine and theirs and not mine & theirs:
         return False
-    if mine & theirs or min(abs(u - m.unit) for u in g.units) <= 2:
+    if mine & theirs or any(abs(u - m.unit) <= 2 and _same_story(lay, u, m.unit) for u in g.units):
         return True
     # a retelling shares the particulars: 'lieutenant', 'order', 'jail', a place name
     for u in g.units:
@@ -740,27 +798,55 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
     doc = ctx.doc
     ms = sorted(g.mentions, key=lambda m: m.unit)
     unit_ids = sorted({m.unit for m in ms})
-    spans = [to_span(doc, units[u].start, units[u].end) for u in unit_ids]
+    spans = [to_span(doc, units[u].start, units[u].end, trim=False) for u in unit_ids]
     inc = DocIncident(type=g.type, mentions=spans)
     src: dict[str, list[TextSpan]] = {
         "type": [to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms]
     }
     victims: set[str] = set().union(*(m.victims for m in ms))
-    inc.victims = [v for v in ("civilians", "children", "women", "elderly", "prisoners_of_war", "wounded", "own_soldiers", "deserters", "detainees") if v in victims]
-    pats = [to_span(doc, min(t.i for t in m.patient), max(t.i for t in m.patient) + 1) for m in ms if m.patient]
+    inc.victims = [
+        v
+        for v in (
+            "civilians",
+            "children",
+            "women",
+            "elderly",
+            "prisoners_of_war",
+            "wounded",
+            "own_soldiers",
+            "deserters",
+            "detainees",
+        )
+        if v in victims
+    ]
+    pats = [
+        to_span(doc, min(t.i for t in m.patient), max(t.i for t in m.patient) + 1)
+        for m in ms
+        if m.patient
+    ]
     if pats:
         src["victims"] = pats
     for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
-        cs = [c for s in spans for c in _within(s.start, s.end, ex.counts) if c.outcome == outcome]
+        cs = [
+            c
+            for s in spans
+            for c in _within(s.start, s.end, ex.counts)
+            if c.outcome == outcome and (c.counted is None or c.counted in victims)
+        ]
         if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
-            best = max(cs, key=lambda c: (c.high is not None and c.high < 900 or c.high is None, c.low or 0))
+            best = max(
+                cs,
+                key=lambda c: (c.high is not None and c.high < 900 or c.high is None, c.low or 0),
+            )
             setattr(inc, attr, Range(best.low, best.high, best.approx))
             src[attr] = [TextSpan(best.start, best.end, best.text)]
     places = [p for s in spans for p in _within(s.start, s.end, ex.places)]
     if places:
         trig = ms[0].trigger.idx
         p = min(places, key=lambda p: abs(p.start - trig))
-        inc.location = Location(p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision)
+        inc.location = Location(
+            p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision
+        )
         src["location"] = [TextSpan(p.start, p.end, p.text)]
     elif (dp := _doc_place(ctx)) is not None:
         inc.location = dp
@@ -777,20 +863,33 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
         del src["perpetrators"]
     ev = {t for t, s in ex.evidence for sp in spans if sp.start <= s.start and s.end <= sp.end}
     prev = [units[u - 1] for u in unit_ids if u > 0]
-    ev |= {t for t, s in ex.evidence for p in prev if p.start_char <= s.start and s.end <= p.end_char}
+    ev |= {
+        t for t, s in ex.evidence for p in prev if p.start_char <= s.start and s.end <= p.end_char
+    }
     for q in ex.quotes:
         if any(q.start < s.end and s.start < q.end for s in spans):
-            ev.add({"perpetrator": "confession", "witness": "witness_testimony", "victim": "witness_testimony", "official": "official_statement", "accused": "official_statement"}.get(q.speaker_role, "witness_testimony"))
+            ev.add(
+                {
+                    "perpetrator": "confession",
+                    "witness": "witness_testimony",
+                    "victim": "witness_testimony",
+                    "official": "official_statement",
+                    "accused": "official_statement",
+                }.get(q.speaker_role, "witness_testimony")
+            )
     confessed = any(m.confessed for m in ms)
     if confessed:
         ev.add("confession")
     inc.evidence_types = sorted(ev)
-    inc.hedges = [TextSpan(h.start, h.end, h.text) for s in spans for h in _within(s.start, s.end, ex.hedges)] + doc_hedges
+    inc.hedges = [
+        TextSpan(h.start, h.end, h.text) for s in spans for h in _within(s.start, s.end, ex.hedges)
+    ] + doc_hedges
     if inc.hedges:
         src["hedges"] = list(inc.hedges)
     inc.status = "confessed" if confessed else "alleged"
     if confessed:
-        src["status"] = [s for s, m in zip(spans, ms) if m.confessed][:1] or spans[:1]
+        first = next(m for m in ms if m.confessed)
+        src["status"] = [spans[unit_ids.index(first.unit)]]
     inc.sources = src
     inc.summary = summary(inc)
     return inc
@@ -800,14 +899,16 @@ def _perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[T
     """Named agents: entities inside agent phrases (or 'orders came from X'), else the phrase."""
     names: list[str] = []
     spans: list[TextSpan] = []
-    ents = [e for e in ctx.extraction.entities if e.kind in ("armed_group", "person", "organization")]
+    ents = [
+        e for e in ctx.extraction.entities if e.kind in ("armed_group", "person", "organization")
+    ]
     for m in ms:
         toks = list(m.agents)
         head = m.trigger.head
         for anc in (m.trigger, head, head.head):
             for c in anc.children:
                 if c.dep_ == "prep" and c.lower_ == "from":
-                    toks += [t for g in c.children for t in g.subtree]
+                    toks += [t for g in c.children for t in _noun_group(g)]
         if _first_person(toks):
             for q in ctx.extraction.quotes:
                 if q.start <= m.trigger.idx < q.end and q.speaker:
@@ -828,31 +929,34 @@ def _perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[T
     return list(dict.fromkeys(names)), spans
 
 
-_PHRASES = {
-    "killing_civilians": "killing of",
-    "killing_captives": "killing of captive",
-    "no_quarter_order": "order to kill",
-    "killing_own_forces": "killing of own",
-    "torture_mistreatment": "torture or mistreatment of",
-    "attack_populated_area": "attack on a populated area affecting",
-    "sexual_violence": "sexual violence against",
-    "abduction_detention": "abduction or detention of",
-    "deportation_transfer": "deportation or forced transfer of",
-    "coercion_of_troops": "coercion of",
-    "other": "attack on",
+_LABELS = {
+    "killing_civilians": "killing of civilians",
+    "killing_captives": "killing of captives",
+    "no_quarter_order": "order to kill without quarter",
+    "killing_own_forces": "killing of own forces",
+    "torture_mistreatment": "torture or mistreatment",
+    "attack_populated_area": "attack on a populated area",
+    "sexual_violence": "sexual violence",
+    "abduction_detention": "abduction or unlawful detention",
+    "deportation_transfer": "deportation or forcible transfer",
+    "coercion_of_troops": "coercion of troops",
+    "other": "violation",
 }
 
 
 def summary(inc: DocIncident) -> str:
     """One sober sentence: who did what to whom, where, when, how many."""
-    victims = ", ".join(v.replace("_", " ") for v in inc.victims) or "people"
-    who = " and ".join(inc.perpetrators) if inc.perpetrators else "unidentified perpetrators"
-    parts = [f"{inc.status.capitalize()} {_PHRASES[inc.type]} {victims} by {who}"]
+    text = f"{inc.status.capitalize()} {_LABELS[inc.type]}"
+    if inc.victims:
+        text += f" ({', '.join(v.replace('_', ' ') for v in inc.victims)})"
+    text += " by " + (
+        " and ".join(inc.perpetrators) if inc.perpetrators else "unnamed perpetrators"
+    )
     if inc.location.name:
-        parts.append(f"in {inc.location.name}")
+        text += f" in {inc.location.name}"
     if inc.date.start:
-        parts.append(f"on {inc.date.start}" if inc.date.precision == "day" else f"around {inc.date.start[:7]}")
-    text = " ".join(parts)
+        exact = inc.date.precision == "day"
+        text += f" on {inc.date.start}" if exact else f" around {inc.date.start[:7]}"
     if inc.killed.low is not None:
         hi = f"-{inc.killed.high}" if inc.killed.high not in (None, inc.killed.low) else ""
         text += f"; {'about ' if inc.killed.approx else ''}{inc.killed.low}{hi} reported killed"
@@ -879,13 +983,13 @@ class IncidentsStage:
         doc: Doc = ctx.doc
         units = sentence_units(doc)
         found: list[Mention] = []
-        denied: set[str] = set()
+        denied_victims: set[str] = set()
         for k in range(len(units)):
             ms, den = mentions_in_unit(units, k)
             if not any(m.type == "coercion_of_troops" for m in ms):
                 ms += threat_mentions(units, k)
             found += ms
-            denied.update(den)
+            denied_victims |= den
         lay = layout(doc, units)
         found = _resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
@@ -902,7 +1006,8 @@ class IncidentsStage:
         ]
         for g in groups:
             inc = _fill(g, units, ctx, doc_hedges)
-            if "kill" in denied and _family(inc.type) == "kill" and inc.status != "confessed":
-                inc.status = "denied"
+            hit = denied_victims & set(inc.victims)
+            if hit and _family(inc.type) == "kill" and inc.status != "confessed":
+                inc.status = "disputed"  # reported, and denied by the accused
                 inc.summary = summary(inc)
             ctx.extraction.incidents.append(inc)

@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 
 from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
 _REGION_WORDS |= {"governorates", "state", "states", "county", "counties", "krai", "district"}
@@ -54,7 +54,7 @@ def _wants_region(doc: Doc, start_char: int, end_char: int) -> bool:
 
 
 def _after_the(doc: Doc, start_char: int) -> bool:
-    return doc.text[max(0, start_char - 4) : start_char].lower() == "the "
+    return text_of(doc)[max(0, start_char - 4) : start_char].lower() == "the "
 
 
 def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:

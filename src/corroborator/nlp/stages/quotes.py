@@ -21,7 +21,7 @@ from importlib import resources
 from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import Quote
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.quote_marks import MarkedQuote, paragraphs, scan_quotes
 
 MIN_WORDS = 4
@@ -146,8 +146,8 @@ class Discourse:
         """Tokens of lines that do not end like a sentence: photo captions and headlines,
         which news pages interleave with the story and which rarely hold its speakers."""
         mask = [False] * len(self.doc)
-        for lo, hi in paragraphs(self.doc.text):
-            line = self.doc.text[lo:hi].rstrip()
+        for lo, hi in paragraphs(text_of(self.doc)):
+            line = text_of(self.doc)[lo:hi].rstrip()
             if line and line[-1] not in '.!?"”’…:)':
                 span = self.doc.char_span(lo, hi, alignment_mode="expand")
                 for t in span or []:
@@ -248,7 +248,7 @@ class Discourse:
 
     def _name_referent(self, ent: Span) -> Referent:
         start, end = _strip_possessive(ent)
-        text = self.doc.text[start:end]
+        text = text_of(self.doc)[start:end]
         canonical = self.known.get(ent.start, text)
         key = _surname_key(canonical)
         ref = self.names.get(key)
@@ -293,7 +293,7 @@ class Discourse:
         plural = tok.tag_ in ("NNS", "NNPS")
         words = {t.lower_ for t in tok.children if t.i < tok.i}
         start, end = _description_span(tok)
-        text = self.doc.text[start:end]
+        text = text_of(self.doc)[start:end]
         ref: Referent | None = None
         if plural or noun.role == "proxy":
             pass
@@ -381,7 +381,7 @@ class Discourse:
             start, end = _strip_possessive(ent)
         else:
             start, end = _description_span(tok)
-        text = self.doc.text[start:end]
+        text = text_of(self.doc)[start:end]
         key = "org:" + text.lower()
         ref = self.names.get(key)
         if ref is None:
@@ -459,7 +459,7 @@ def _description_span(tok: Token) -> tuple[int, int]:
 # -- attribution -------------------------------------------------------------------
 def _same_line(a: Token, b: Token) -> bool:
     lo, hi = sorted((a.idx, b.idx))
-    return "\n" not in a.doc.text[lo:hi]
+    return "\n" not in text_of(a.doc)[lo:hi]
 
 
 def _cue_subject(cue: Token, lex: Lexicon) -> Token | None:
@@ -551,7 +551,7 @@ class Attributor:
 
     def __init__(self, doc: Doc, quotes: list[MarkedQuote], discourse: Discourse) -> None:
         self.doc = doc
-        self.text = doc.text
+        self.text = text_of(doc)
         self.quotes = quotes
         self.disc = discourse
         self.lex = discourse.lex
@@ -790,7 +790,7 @@ def _known_names(ctx: DocContext) -> dict[int, str]:
 def extract_quotes(ctx: DocContext) -> list[Quote]:
     """Quotes of four or more words with speaker, role and stance."""
     doc = ctx.doc
-    text = doc.text
+    text = text_of(doc)
     lex = lexicon()
     marks = scan_quotes(text)
     disc = Discourse(doc, _inside_mask(doc, marks), _known_names(ctx))

@@ -1,0 +1,87 @@
+"""Copies and origins on real seed text and hand-written wire copy / rewrites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corroborator.linking import copies
+
+SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
+FIX = Path(__file__).parent / "fixtures" / "linking"
+
+
+def _read(name: str) -> str:
+    return (FIX / name).read_text(encoding="utf-8")
+
+
+def test_signature_roundtrip_and_jaccard() -> None:
+    a, b = _read("a1_wire.txt"), _read("a2_rewrite.txt")
+    sig = copies.signature(a)
+    assert isinstance(sig, bytes)
+    assert copies.estimated_jaccard(sig, copies.signature(a)) == 1.0
+    assert copies.estimated_jaccard(sig, copies.signature(b)) > 0.4
+    assert copies.estimated_jaccard(sig, copies.signature(_read("a3_paraphrase.txt"))) < 0.1
+
+
+def test_edited_wire_copy_found_paraphrase_not() -> None:
+    index = copies.CopyIndex()
+    texts = {"a1": _read("a1_wire.txt")}
+    index.add("a1", copies.signature(texts["a1"]), texts["a1"])
+    rewrite = _read("a2_rewrite.txt")
+    hit = copies.find_original("a2", rewrite, copies.signature(rewrite), index, texts)
+    assert hit is not None and hit[0] == "a1" and hit[1] > 0.7
+    para = _read("a3_paraphrase.txt")
+    assert copies.find_original("a3", para, copies.signature(para), index, texts) is None
+
+
+def test_seeds_are_not_copies_of_each_other() -> None:
+    items = [(p.name[:3], p.read_text(encoding="utf-8")) for p in SEEDS]
+    assert copies.group_copies(items) == {}
+
+
+def test_reordered_sentences_and_trimmed_copy() -> None:
+    text = SEEDS[0].read_text(encoding="utf-8")
+    paras = [p for p in text.split("\n") if p.strip()]
+    reordered = "\n".join(reversed(paras[:8]))  # a rewrite keeping 8 paragraphs, reordered
+    assert copies.containment(reordered, text) > 0.9
+    found = copies.group_copies([("orig", text), ("copy", reordered)])
+    assert found == {"copy": "orig"}
+
+
+def test_long_article_quoting_short_one_is_not_its_copy() -> None:
+    short = _read("b4_statement.txt")
+    long_ = SEEDS[2].read_text(encoding="utf-8") + "\n" + short
+    assert copies.containment(short, long_) == 1.0
+    assert copies.containment(long_, short) < 0.3
+    assert copies.group_copies([("short", short), ("long", long_)]) == {}
+
+
+def test_copy_index_is_blocked() -> None:
+    index = copies.CopyIndex()
+    for p in SEEDS:
+        t = p.read_text(encoding="utf-8")
+        index.add(p.name, copies.signature(t), t)
+    t = _read("l3_other_mayor.txt")
+    assert index.query(copies.signature(t), t) == []
+
+
+def test_origins_general_patterns() -> None:
+    text = (
+        "The claims were made in a video released by the Ukrainian Security Service on "
+        "Facebook, according to Gulagu.net. One man told Reuters on Monday and another told "
+        "a relative. The call was published by The New York Times. Prisoners interviewed "
+        "by Ukrainian forces said the same."
+    )
+    keys = copies.origins(text)
+    assert copies.origin_key("Security Service of Ukraine") in keys
+    assert copies.origin_key("Gulagu") in keys
+    assert copies.origin_key("Reuters") in keys
+    assert copies.origin_key("New York Times") in keys
+    assert len(keys) == 4  # not "a relative", not "Ukrainian forces"
+
+
+def test_seed_origins_shared_by_relaying_outlets() -> None:
+    o = {p.name[:3]: set(copies.origins(p.read_text(encoding="utf-8"))) for p in SEEDS}
+    assert o["000"] & o["001"]  # both relay the same human-rights group's video
+    assert o["002"] & o["004"]  # both relay the same security-service footage
+    assert not o["000"] & o["002"]
