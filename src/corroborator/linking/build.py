@@ -220,7 +220,8 @@ def build_incidents(
         ex = extractions.get(doc_id)
         if not ex or not ex.get("incidents"):
             continue
-        cited = tuple(copies.origins(d["text"]))
+        # an article's first cited origin is usually its lead's source
+        lead_origin = tuple(copies.origins(d["text"])[:1])
         for n, inc in enumerate(ex["incidents"]):
             items.append(
                 incident_links.IncidentItem(
@@ -228,7 +229,7 @@ def build_incidents(
                     index=n,
                     incident=incident_from_dict(inc),
                     duplicate_of=dups.get(doc_id, (None, 0))[0],
-                    origins=cited,
+                    origins=_incident_origins(inc, lead_origin),
                     outlet=d["outlet"],
                     published=d["published"],
                     source_file=d["source_file"],
@@ -248,6 +249,16 @@ def build_incidents(
         records.append(rec)
     sugg = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions] if suggestions else []
     return records, sugg
+
+
+def _incident_origins(inc: dict[str, Any], lead_origin: tuple[str, ...]) -> tuple[str, ...]:
+    """Origins cited in the incident's own sentences, else the article's lead source.
+
+    Counting every origin an article names anywhere would let one article count as several
+    independent sources for an incident only one of them reported.
+    """
+    own = copies.origins(" ".join(m["text"] for m in inc["mentions"]))
+    return tuple(own) or lead_origin
 
 
 def build_quotes(
