@@ -32,11 +32,20 @@ TYPES = [
     ("execution", "troops executed", "killing of"),
 ]
 TARGETS = ["the market", "a school", "the hospital", "a bus stop", "apartment blocks", "a shelter"]
-FILLER = (
-    "Officials said rescue work continued through the night. Residents described panic in "
-    "the streets. The claims could not be independently verified. Moscow denies targeting "
-    "civilians. The town lies close to the front line and has been hit before."
-).split(". ")
+GENERAL = [
+    "officials", "said", "residents", "night", "town", "streets", "claims", "verified",
+    "civilians", "front", "line", "attack", "reported", "according", "local", "authorities",
+    "war", "forces", "region", "damage", "houses", "people", "morning", "evening", "killed",
+]
+
+
+def sentence(rng: random.Random, topic: list[str], vocab: list[str]) -> str:
+    """A pseudo-sentence: general news words, the event's own topic words, long-tailed vocabulary."""
+    words = [
+        rng.choice(topic) if r < 0.25 else rng.choice(GENERAL) if r < 0.55 else vocab[min(len(vocab) - 1, int(rng.expovariate(1 / 3000)))]
+        for r in (rng.random() for _ in range(rng.randint(12, 22)))
+    ]
+    return " ".join(words).capitalize() + "."
 
 
 def word(rng: random.Random, n: int) -> str:
@@ -55,8 +64,9 @@ def make_corpus(
     towns = [
         word(rng, 3) + rng.choice(["ivka", "ske", "ove", "yn"]) for _ in range(n_events // 3 + 1)
     ]
-    regions = [word(rng, 2) + "ia" for _ in range(20)]
+    regions = [word(rng, 3) + "ia" for _ in range(200)]
     start = dt.date(2022, 2, 24)
+    vocab = [word(rng, rng.randint(2, 4)).lower() for _ in range(20000)]
     docs: list[dict[str, object]] = []
     mentions: list[tuple[str, str, str]] = []
     for e in range(n_events):
@@ -69,24 +79,31 @@ def make_corpus(
             f"{verb.capitalize()} {target} in {town} in the {region} region on "
             f"{day:%B %d}, killing {killed} people, governor {given} {sur} said."
         )
-        body = " ".join(rng.sample(FILLER, 3))
+        topic = [word(rng, rng.randint(2, 4)).lower() for _ in range(8)] + [town, sur]
+        body = " ".join(sentence(rng, topic, vocab) for _ in range(6))
         quote = f'"This was a deliberate {kind} of civilians," {sur} told reporters.'
+        edited = " ".join(w if rng.random() > 0.03 else rng.choice(GENERAL) for w in body.split())
+        other_topic = [word(rng, rng.randint(2, 4)).lower() for _ in range(8)]
+
+        def fresh(n: int, words: list[str] = topic) -> str:
+            return " ".join(sentence(rng, words, vocab) for _ in range(n))
+
         variants = [
             (lead + " " + quote + " " + body, day),
-            (lead.replace("said", "told local media") + " " + quote + " " + body, day),
+            (lead.replace("said", "told local media") + " " + quote + " " + edited, day),
             (
                 f"At least {killed} civilians died after the {noun} {target} of {town}, "
-                f"{region} governor {VARIANT.get(given, given)} {sur} reported. " + body,
+                f"{region} governor {VARIANT.get(given, given)} {sur} reported. " + fresh(5),
                 day,
             ),
             (
                 f"The death toll from the {kind} in {town} rose to {killed + rng.randint(1, 9)}, "
-                f"{sur} said on {day + dt.timedelta(days=1):%A}. " + body,
+                f"{sur} said on {day + dt.timedelta(days=1):%A}. " + fresh(4),
                 day + dt.timedelta(days=1),
             ),
             (  # look-alike: same region and type, different town and weeks later
                 f"{verb.capitalize()} {rng.choice(TARGETS)} in {rng.choice(towns)} in the {region} "
-                f"region, killing {rng.randint(1, 9)} people, officials said. " + body,
+                f"region, killing {rng.randint(1, 9)} people, officials said. " + fresh(5, other_topic),
                 day + dt.timedelta(days=rng.randint(20, 60)),
             ),
         ]
