@@ -33,16 +33,42 @@ TYPES = [
 ]
 TARGETS = ["the market", "a school", "the hospital", "a bus stop", "apartment blocks", "a shelter"]
 GENERAL = [
-    "officials", "said", "residents", "night", "town", "streets", "claims", "verified",
-    "civilians", "front", "line", "attack", "reported", "according", "local", "authorities",
-    "war", "forces", "region", "damage", "houses", "people", "morning", "evening", "killed",
+    "officials",
+    "said",
+    "residents",
+    "night",
+    "town",
+    "streets",
+    "claims",
+    "verified",
+    "civilians",
+    "front",
+    "line",
+    "attack",
+    "reported",
+    "according",
+    "local",
+    "authorities",
+    "war",
+    "forces",
+    "region",
+    "damage",
+    "houses",
+    "people",
+    "morning",
+    "evening",
+    "killed",
 ]
 
 
 def sentence(rng: random.Random, topic: list[str], vocab: list[str]) -> str:
     """A pseudo-sentence: general news words, the event's own topic words, long-tailed vocabulary."""
     words = [
-        rng.choice(topic) if r < 0.25 else rng.choice(GENERAL) if r < 0.55 else vocab[min(len(vocab) - 1, int(rng.expovariate(1 / 3000)))]
+        rng.choice(topic)
+        if r < 0.25
+        else rng.choice(GENERAL)
+        if r < 0.55
+        else vocab[min(len(vocab) - 1, int(rng.expovariate(1 / 3000)))]
         for r in (rng.random() for _ in range(rng.randint(12, 22)))
     ]
     return " ".join(words).capitalize() + "."
@@ -79,11 +105,11 @@ def make_corpus(
             f"{verb.capitalize()} {target} in {town} in the {region} region on "
             f"{day:%B %d}, killing {killed} people, governor {given} {sur} said."
         )
-        topic = [word(rng, rng.randint(2, 4)).lower() for _ in range(8)] + [town, sur]
+        topic = [word(rng, rng.randint(3, 5)).lower() for _ in range(8)] + [town, sur]
         body = " ".join(sentence(rng, topic, vocab) for _ in range(6))
         quote = f'"This was a deliberate {kind} of civilians," {sur} told reporters.'
         edited = " ".join(w if rng.random() > 0.03 else rng.choice(GENERAL) for w in body.split())
-        other_topic = [word(rng, rng.randint(2, 4)).lower() for _ in range(8)]
+        other_topic = [word(rng, rng.randint(3, 5)).lower() for _ in range(8)]
 
         def fresh(n: int, words: list[str] = topic) -> str:
             return " ".join(sentence(rng, words, vocab) for _ in range(n))
@@ -103,7 +129,8 @@ def make_corpus(
             ),
             (  # look-alike: same region and type, different town and weeks later
                 f"{verb.capitalize()} {rng.choice(TARGETS)} in {rng.choice(towns)} in the {region} "
-                f"region, killing {rng.randint(1, 9)} people, officials said. " + fresh(5, other_topic),
+                f"region, killing {rng.randint(1, 9)} people, officials said. "
+                + fresh(5, other_topic),
                 day + dt.timedelta(days=rng.randint(20, 60)),
             ),
         ]

@@ -229,7 +229,7 @@ _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
 def _modifies_noun(text: str, end: int) -> bool:
     """True when the capitalised words are an adjective before a common noun ("by Russian troops")."""
     m = _NEXT_WORD.match(text, end)
-    return bool(m) and m.group(1) not in STOP_WORDS
+    return m is not None and m.group(1) not in STOP_WORDS
 
 
 def origins(text: str) -> list[str]:

@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import cyrtranslit
@@ -66,7 +66,7 @@ class Cluster:
     members: list[int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _lexicon(name: str) -> frozenset[str]:
     text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
     return frozenset(
@@ -270,9 +270,9 @@ def _resolve_named(forms: list[_Form], uf: _UnionFind, threshold: float, subset:
     supersets: dict[int, set[int]] = defaultdict(set)
     for a, b in sorted(pairs):
         ta, tb = forms[a].tokens, forms[b].tokens
-        if len(ta) == len(tb) and _same_word(joined[a], joined[b], threshold):
-            uf.union(a, b)
-        elif subset and _bag(ta) == _bag(tb):  # word order / demonym: "X of Ukraine"
+        same_len_match = len(ta) == len(tb) and _same_word(joined[a], joined[b], threshold)
+        # word order / demonym: "Security Service of Ukraine" == "Ukrainian Security Service"
+        if same_len_match or (subset and _bag(ta) == _bag(tb)):
             uf.union(a, b)
         elif subset and len(ta) != len(tb):
             short, long_ = (a, b) if len(ta) < len(tb) else (b, a)

@@ -69,9 +69,9 @@ def _stem(word: str) -> str:
     return word
 
 
-def term_counts(text: str) -> Counter[str]:
+def term_counts(text: str) -> dict[str, float]:
     """Content-word unigrams and adjacent bigrams; lead sentences weighted up."""
-    counts: Counter[str] = Counter()
+    counts: defaultdict[str, float] = defaultdict(float)
     for i, sent in enumerate(sentences(text)):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
         words = [
@@ -120,14 +120,15 @@ class StoryIndex:
         self.threshold = threshold
         self.n_docs = 0
         self.df: Counter[str] = Counter()
-        self._counts: dict[str, Counter[str]] = {}
+        self._counts: dict[str, dict[str, float]] = {}
         self._vecs: dict[str, _Vec] = {}
         self._postings: dict[str, list[str]] = defaultdict(list)
         self.story_of: dict[str, str] = {}
         self.members: dict[str, list[str]] = defaultdict(list)
 
     def observe(self, doc: StoryDoc) -> None:
-        if doc.doc_id in self._counts:
+        """Count the document's terms for IDF (counts are kept only until it is linked)."""
+        if doc.doc_id in self._counts or doc.doc_id in self.story_of:
             return
         counts = term_counts(doc.text)
         self._counts[doc.doc_id] = counts
@@ -139,7 +140,7 @@ class StoryIndex:
         return math.log((1 + self.n_docs) / (1 + self.df[key])) + 1.0
 
     def _vector(self, doc: StoryDoc) -> _Vec:
-        counts = self._counts.get(doc.doc_id) or term_counts(doc.text)
+        counts = self._counts.pop(doc.doc_id, None) or term_counts(doc.text)
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
         norm = math.sqrt(sum(v * v for v in weighted.values())) or 1.0
         # Keep the heaviest terms that other documents share (a term seen once can never
