@@ -64,8 +64,13 @@ def cli(ctx: click.Context, db: str | None) -> None:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--no-extract", is_flag=True, help="Archive and store only; extract later.")
+@click.option(
+    "--dask", metavar="ADDRESS", help="Extract on a Dask cluster (an address, or 'local')."
+)
 @pass_ctx
-def ingest(c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool) -> None:
+def ingest(
+    c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool, dask: str | None
+) -> None:
     """Archive files or folders (txt, html, json/jsonl, warc), extract and link."""
     from tqdm import tqdm
 
@@ -89,7 +94,7 @@ def ingest(c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool) ->
     if not no_extract:
         from corroborator.process import process
 
-        extracted = process(store, progress=_progress(quiet))
+        extracted = process(store, progress=_progress(quiet), dask=dask)
     click.echo(
         f"{len(report.stored)} new document(s) stored, {len(report.duplicates)} already stored, "
         f"{len(report.rejected)} rejected; {extracted} extracted; "
@@ -106,12 +111,15 @@ def ingest(c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool) ->
     "--all", "redo_all", is_flag=True, help="Re-extract every document, not only stale ones."
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--dask", metavar="ADDRESS", help="Extract on a Dask cluster (an address, or 'local')."
+)
 @pass_ctx
-def extract(c: Context, redo_all: bool, quiet: bool) -> None:
+def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None) -> None:
     """Re-run extraction on stored documents (stale ones only, unless --all), then re-link."""
     from corroborator.process import process
 
-    n = process(c.store, progress=_progress(quiet), redo_all=redo_all)
+    n = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask)
     click.echo(f"{n} document(s) extracted")
 
 

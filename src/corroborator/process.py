@@ -1,13 +1,72 @@
-"""After ingest: extract stale documents, then rebuild the links that depend on them."""
+"""After ingest: extract stale documents, then rebuild the links that depend on them.
+
+Extraction is embarrassingly parallel per document, so a batch can be mapped over a Dask
+cluster (`dask=` an address, or "local" for a LocalCluster on this machine); workers only
+parse and return plain records, and this process stays the one writer of the database.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict
+from typing import Any
 
+from corroborator.errors import CorroboratorError
 from corroborator.storage.db import Store
 
+Batch = list[tuple[str, str, str | None]]  # (document_id, text, published)
 
-def process(store: Store, progress: bool = False, redo_all: bool = False, batch: int = 32) -> int:
+
+def extract_batch(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
+    """Plain-record extraction of one batch (runs in this process or on a Dask worker)."""
+    from corroborator.nlp.pipeline import default_stages, extract_many
+
+    exs = extract_many([(text, published) for _, text, published in batch], default_stages())
+    return [(doc_id, asdict(ex)) for (doc_id, _, _), ex in zip(batch, exs, strict=True)]
+
+
+def _batches(store: Store, todo: list[str], size: int) -> Iterator[Batch]:
+    for i in range(0, len(todo), size):
+        docs = store.documents(todo[i : i + size])
+        yield [(d["document_id"], d["text"], d["published"]) for d in docs]
+
+
+def _run_local(store: Store, todo: list[str], size: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    for batch in _batches(store, todo, size):
+        yield from extract_batch(batch)
+
+
+def _run_dask(
+    store: Store, todo: list[str], size: int, address: str
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        if address == "local"
+        else None
+    )
+    try:
+        client = Client(cluster) if cluster else Client(address, timeout="10s")
+    except OSError as exc:
+        raise CorroboratorError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        futures = [client.submit(extract_batch, b, pure=False) for b in _batches(store, todo, size)]
+        for fut in as_completed(futures):
+            yield from fut.result()
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+
+
+def process(
+    store: Store,
+    progress: bool = False,
+    redo_all: bool = False,
+    batch: int = 32,
+    dask: str | None = None,
+) -> int:
     """Extract every document whose stored extraction is missing or from older stages.
 
     Each document's extraction commits on its own, so a killed run resumes where it stopped.
@@ -16,26 +75,25 @@ def process(store: Store, progress: bool = False, redo_all: bool = False, batch:
     from tqdm import tqdm
 
     from corroborator.linking.build import relink
-    from corroborator.nlp.pipeline import default_stages, extract_many, stages_version
+    from corroborator.nlp.pipeline import default_stages, stages_version
 
-    stages = default_stages()
-    version = stages_version(stages)
+    version = stages_version(default_stages())
     todo = (
         [d["document_id"] for d in store.documents(with_text=False)]
         if redo_all
         else store.stale_documents(version)
     )
     done = 0
+    results = (
+        _run_dask(store, todo, batch, dask) if dask and todo else _run_local(store, todo, batch)
+    )
     with tqdm(
         total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
     ) as bar:
-        for i in range(0, len(todo), batch):
-            docs = store.documents(todo[i : i + batch])
-            pairs = [(d["text"], d["published"]) for d in docs]
-            for doc, ex in zip(docs, extract_many(pairs, stages), strict=True):
-                store.save_extraction(doc["document_id"], version, asdict(ex))
-                done += 1
-                bar.update(1)
+        for doc_id, payload in results:
+            store.save_extraction(doc_id, version, payload)
+            done += 1
+            bar.update(1)
     if done or redo_all:
         relink(store)
     return done
