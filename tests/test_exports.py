@@ -109,3 +109,16 @@ def test_show_unknown_incident_is_one_line(seeded) -> None:
     result = seeded("show", "inc_nope")
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no incident" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["csv", "acled", "ucdp"])
+def test_csv_exports_load_in_pandas(seeded, tmp_path: Path, fmt: str) -> None:
+    import pandas as pd
+
+    out = tmp_path / f"incidents.{fmt}.csv"
+    assert seeded("export", "--what", "incidents", "--format", fmt, "--output", str(out)).exit_code == 0
+    frame = pd.read_csv(out)
+    n = len(seeded("export", "--what", "incidents").output.splitlines())
+    assert len(frame) == n
+    if fmt == "acled":
+        assert frame["fatalities"].dtype.kind == "i" and (frame["fatalities"] >= 0).all()
