@@ -396,3 +396,33 @@ def test_api_conforms_to_its_openapi_schema(case: Any) -> None:
             schemathesis.checks.allow_header_conformance,
         ]
     )
+
+
+def test_map_draws_country_outlines_offline(client: TestClient) -> None:
+    from corroborator.web.charts import map_view
+
+    page = client.get("/map").text
+    assert '<g class="land"><path d="M' in page
+    assert "http" not in page.split('<svg class="map"')[1].split("</svg>")[0]  # no tiles
+    # a frame around Kyiv holds Ukraine's outline; a frame over the open Pacific holds none
+    kyiv = map_view(
+        [
+            {
+                "incident_id": "a",
+                "type": "other",
+                "killed": {},
+                "location": {"lat": 50.45, "lon": 30.52, "name": "Kyiv"},
+            }
+        ]
+    )
+    pacific = map_view(
+        [
+            {
+                "incident_id": "b",
+                "type": "other",
+                "killed": {},
+                "location": {"lat": -30.0, "lon": -140.0, "name": "sea"},
+            }
+        ]
+    )
+    assert len(kyiv.outlines) > 5 and pacific.outlines == []

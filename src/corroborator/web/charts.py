@@ -1,7 +1,7 @@
 """Map and timeline geometry, computed on the server so pages need no script or tiles.
 
-The map is an equirectangular SVG (x = lon, y = -lat) framed on the data, with a lat/lon
-graticule; close markers are clustered on a pixel grid so dense areas stay readable.
+The map is an equirectangular SVG (x = lon, y = -lat) framed on the data, with country
+outlines (vendored Natural Earth data) and a lat/lon graticule; close markers are clustered on a pixel grid so dense areas stay readable.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from corroborator.web.outlines import svg_paths
 
 # Sober, colour-blind-friendly palette (Okabe-Ito), one per incident type.
 TYPE_COLOURS = {
@@ -49,6 +51,7 @@ class MapView:
     lon_lines: list[tuple[float, float]]  # (x, degrees)
     lat_lines: list[tuple[float, float]]  # (y, degrees)
     unplaced: int
+    outlines: list[str] = field(default_factory=list)  # SVG path data, country borders
     width: int = WIDTH
     height: int = HEIGHT
 
@@ -115,7 +118,8 @@ def map_view(incidents: list[dict[str, Any]]) -> MapView:
     lon_lines = [(round(xy(d, 0)[0], 1), d) for d in _range(lon0, lon1, step)]
     lat_lines = [(round(xy(0, d)[1], 1), d) for d in _range(lat0, lat1, step)]
     markers.sort(key=lambda m: -m.r)  # big first so small ones stay clickable on top
-    return MapView(markers, lon_lines, lat_lines, len(incidents) - len(placed))
+    outlines = svg_paths((lon0, lon1, lat0, lat1), xy)
+    return MapView(markers, lon_lines, lat_lines, len(incidents) - len(placed), outlines)
 
 
 def _range(a: float, b: float, step: float) -> list[float]:

@@ -13,7 +13,11 @@ A year is never invented. A yearless date takes its year, in this order, from:
    are usually background such as "since 2014").
 With none of these the record keeps its words but has null dates and precision "unknown".
 Relative expressions need the publication date; without it they are "unknown" too.
+A bare weekday naming the publication's own weekday is that day (wire convention: "on
+Tuesday" in Tuesday's paper), otherwise the most recent one before it.
 Durations and ages ("seven years in jail", "20-year-old", "days") are not dates.
+Dates that only time the reporting ("said on Monday", "a report published last week",
+"the ministry on Friday rejected") are left out: they would pass for event dates.
 """
 
 from __future__ import annotations
@@ -374,6 +378,9 @@ def _relative_ref(doc: Doc, start: int, end: int, published: dt.date | None) -> 
     unknown = DateRef(span.start_char, span.end_char, span.text, None, None, "unknown")
     if published is None:
         return unknown
+    if len(span) == 1 and _weekday(span[0]) == published.weekday():
+        day = published.isoformat()
+        return DateRef(span.start_char, span.end_char, span.text, day, day, "day")
     query, capped = _relative_query([t.lower_ for t in span])
     found = _dateparse(query, published)
     if found is None:
@@ -423,6 +430,35 @@ def _numeric_ref(doc: Doc, i: int, published: dt.date | None) -> DateRef | None:
     return DateRef(tok.idx, tok.idx + len(tok), tok.text, day, day, "day")
 
 
+@cache
+def _reporting_verbs() -> frozenset[str]:
+    """Lemmas of verbs that report or publish (lexicons/dates_reporting.txt)."""
+    path = resources.files("corroborator.nlp.lexicons").joinpath("dates_reporting.txt")
+    lines = path.read_text("utf-8").splitlines()
+    return frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+
+
+def _times_reporting(doc: Doc, start: int, end: int) -> bool:
+    """True when the date modifies a reporting verb ("said on Monday", "published last
+    week"), or sits between a reporting verb and its subject ("X on Friday rejected")."""
+    verbs = _reporting_verbs()
+    root = doc[start:end].root
+    gov = root.head.head if root.dep_ == "pobj" and root.head.dep_ == "prep" else root.head
+    if root.dep_ not in {"pobj", "npadvmod", "tmod", "advmod", "nmod"} or gov is root:
+        return False
+    if gov.pos_ in {"VERB", "AUX"}:
+        return gov.lemma_.lower() in verbs
+    verb = gov.head
+    if gov.dep_ == "pobj" and verb.dep_ == "prep":  # "said in a statement on 1 March"
+        return verb.head.lemma_.lower() in verbs and verb.head.i < start
+    return (
+        gov.dep_ in {"nsubj", "nsubjpass"}
+        and verb.lemma_.lower() in verbs
+        and gov.i < start
+        and end <= verb.i
+    )
+
+
 class DatesStage:
     """Absolute dates by token grammar, relative ones by dateparser, anchored by year rules."""
 
@@ -432,11 +468,17 @@ class DatesStage:
         doc = ctx.doc
         matches = _absolute(doc)
         taken = {i for m in matches for i in range(m.start, m.end)}
-        refs = [_absolute_ref(doc, m, matches, ctx.published) for m in matches]
+        refs = [
+            _absolute_ref(doc, m, matches, ctx.published)
+            for m in matches
+            if not _times_reporting(doc, m.start, m.end)
+        ]
         for start, end in _relative_spans(doc):
             if not taken.intersection(range(start, end)):
-                refs.append(_relative_ref(doc, start, end, ctx.published))
                 taken.update(range(start, end))
+                if _times_reporting(doc, start, end):
+                    continue
+                refs.append(_relative_ref(doc, start, end, ctx.published))
         for tok in doc:
             if tok.i not in taken and _ISO_SINGLE.match(tok.text):
                 ref = _numeric_ref(doc, tok.i, ctx.published)

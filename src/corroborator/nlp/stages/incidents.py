@@ -20,6 +20,7 @@ from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
+from corroborator.nlp import incident_context as context
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
 
@@ -46,8 +47,8 @@ def _lex() -> _Lex:
     roles: dict[str, Any] = load_lexicon("incident_roles.json")
     triggers: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     families = ("kill", "torture", "sexual", "abduction", "deportation", "attack", "coercion")
-    for family in (*families, "no_quarter"):
-        for strength in ("strong", "weak", "target"):
+    for family in (*families, "no_quarter", "other"):
+        for strength in ("strong", "weak", "target", "negated"):
             for w in trig[family].get(strength, []):
                 triggers.setdefault(tuple(w.split()), []).append((family, strength))
     terms = {k: _grams(v) for k, v in roles.items() if isinstance(v, list)}
@@ -120,6 +121,8 @@ class Mention:
     confessed: bool = False
     support: bool = False  # detention etc. that only retells an adjacent act
     attach: Mention | None = None  # the typed mention this one retells
+    anaphoric: bool = False  # 'the strike': joins the last incident of its type if any
+    recap: bool = False  # 'after the killings': never an incident of its own
 
 
 # ---------------------------------------------------------------- the parse around a trigger
@@ -132,7 +135,7 @@ def _find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
     keys = _trigger_keys()
     out: list[tuple[Span, str, str]] = []
     i = 0
-    rank = {"strong": 0, "target": 1, "weak": 2}
+    rank = {"strong": 0, "negated": 0, "target": 1, "weak": 2}
     while i < len(toks):
         grams = _longest(toks, i, keys)
         if not grams:
@@ -462,9 +465,9 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
     out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
     # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
-    confess = _has(list(unit), "confess")
+    admissions = _matches(list(unit), _lex().terms["confess"])
     for m in out:
-        m.confessed = confess or _first_person(m.agents)
+        m.confessed = _admits(m.trigger, admissions) or _first_person(m.agents)
         if m.type == "no_quarter_order":
             order = _governed_by(m.trigger, "order", _ORDER_DEPS)
             if order is not None:  # 'we got the order', 'I was ordered'
@@ -472,6 +475,13 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
                 recv = [c for v in verbs for c in v.children if c.dep_ in _RECIPIENT]
                 m.confessed = m.confessed or _first_person(recv)
     return out, denied_victims
+
+
+def _admits(trig: Token, admissions: list[Token]) -> bool:
+    """'Admitted to killing', 'his confession that he shot': the admission governs the act
+    ('acknowledged that troops entered' does not admit the abuses of another clause)."""
+    above = {a.i for a in trig.ancestors}
+    return any(a.i in above or (a.head.i in above and a.pos_ == "NOUN") for a in admissions)
 
 
 def _linked(m: Mention, triggers: set[int]) -> bool:
@@ -488,8 +498,20 @@ _RECIPIENT = ("nsubj", "nsubjpass", "dative")
 _ORDER_DEPS = {"xcomp", "acl", "compound", "amod", "advcl"}
 
 
+_FAMILY_OF = {
+    "no_quarter_order": "kill",
+    "torture_mistreatment": "torture",
+    "attack_populated_area": "attack",
+    "sexual_violence": "sexual",
+    "abduction_detention": "abduction",
+    "deportation_transfer": "deportation",
+    "coercion_of_troops": "coercion",
+}
+
+
 def _family(t: str) -> str:
-    return "kill" if t in KILL_TYPES or t == "no_quarter_order" else t
+    """The trigger family a taxonomy type comes from (a denial names families)."""
+    return "kill" if t in KILL_TYPES else _FAMILY_OF.get(t, t)
 
 
 def _typed(
@@ -506,9 +528,15 @@ def _typed(
         return "denied"
     if _denial(agents):
         return "denied"
-    if _negated(trig, agents):
+    if family == "no_quarter" and strength == "negated":  # 'we are not taking anyone'
+        if not _negated(trig, []) or _hypothetical(trig):
+            return None
+        return Mention(k, "no_quarter_order", trig, {"prisoners_of_war"}, agents, patient)
+    if _negated(trig, agents) or context.negated_by_noun(trig):
         return None
-    hypothetical = _hypothetical(trig)
+    if context.background(trig) or context.generic(trig):
+        return None
+    hypothetical = _hypothetical(trig) or context.hypothetical_noun(trig, _lex().terms["modal"])
     threat = _governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
     head = _head_noun(patient)
     mk = lambda t, v=None, **kw: Mention(k, t, trig, v or set(), agents, patient, **kw)  # noqa: E731
@@ -519,6 +547,11 @@ def _typed(
         if strength == "strong" and (threat or _has(list(unit), "threat") or not hypothetical):
             return mk("coercion_of_troops", {"own_soldiers"})
         return None
+    if family == "other":  # pillage; burning homes (not 'burned alive': a killing)
+        if hypothetical or head is None or _is_person(head):
+            return None
+        populated = _has(patient, "populated_strong") or _has(patient, "populated_weak")
+        return mk("other", {"civilians"}) if strength == "strong" or populated else None
     thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not _is_person(head)
     if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
