@@ -425,4 +425,4 @@ def test_map_draws_country_outlines_offline(client: TestClient) -> None:
             }
         ]
     )
-    assert len(kyiv.outlines) > 5 and pacific.outlines == []
+    assert len(kyiv.outlines) >= 2 and pacific.outlines == []  # Ukraine and neighbours

@@ -443,8 +443,13 @@ def _times_reporting(doc: Doc, start: int, end: int) -> bool:
     week"), or sits between a reporting verb and its subject ("X on Friday rejected")."""
     verbs = _reporting_verbs()
     root = doc[start:end].root
-    gov = root.head.head if root.dep_ == "pobj" and root.head.dep_ == "prep" else root.head
-    if root.dep_ not in {"pobj", "npadvmod", "tmod", "advmod", "nmod"} or gov is root:
+    if root.dep_ == "pobj":
+        if root.head.dep_ != "prep" or root.head.lower_ not in {"on", "in", "at"}:
+            return False  # "claims to have killed since March": the period of the claim
+        gov = root.head.head
+    elif root.dep_ in {"npadvmod", "tmod", "advmod", "nmod"}:
+        gov = root.head
+    else:
         return False
     if gov.pos_ in {"VERB", "AUX"}:
         return gov.lemma_.lower() in verbs

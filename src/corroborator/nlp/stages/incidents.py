@@ -464,6 +464,13 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     # 'shelled a district, killing five civilians': the deaths are the attack's outcome
     attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
     out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
+    for m in out:
+        m.anaphoric = context.anaphoric(m.trigger) and not _particulars(m.trigger)
+        m.recap = context.temporal_recap(m.trigger)
+        cause = _attack_cause(m.trigger) if m.type == "killing_civilians" else None
+        if cause is not None:  # 'killed in an air strike': the attack, with its toll
+            m.type = "attack_populated_area"
+            m.anaphoric = m.anaphoric or context.anaphoric(cause)
     # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
     admissions = _matches(list(unit), _lex().terms["confess"])
     for m in out:
@@ -484,14 +491,51 @@ def _admits(trig: Token, admissions: list[Token]) -> bool:
     return any(a.i in above or (a.head.i in above and a.pos_ == "NOUN") for a in admissions)
 
 
+_CAUSE_PREPS = ("in", "during", "by", "from", "after")
+
+
 def _linked(m: Mention, triggers: set[int]) -> bool:
-    """Whether a killing is told as the outcome of one of these attack triggers."""
+    """Whether a killing is told as the outcome of one of these attack triggers: 'shelled
+    a district, killing five', 'a missile slammed into a market, killing seven', 'killed
+    in the strike on the market'."""
     t = m.trigger
+    outcome = t.dep_ in ("advcl", "conj", "xcomp")
+    subject = [
+        x for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for x in c.subtree
+    ]
+    cause = [x for c in t.children if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS for x in c.subtree]
     return (
-        (t.dep_ in ("advcl", "conj", "xcomp") and t.head.i in triggers)
+        (outcome and (t.head.i in triggers or any(x.i in triggers for x in subject)))
         or any(a.i in triggers for a in m.agents)
         or any(c.i in triggers for c in t.children if c.dep_ in ("nsubj", "agent"))
+        or any(x.i in triggers for x in cause)
     )
+
+
+def _attack_cause(trig: Token) -> Token | None:
+    """The attack noun a death is put down to: 'died in the attack', 'killed by shelling'."""
+    grams = _attack_nouns()
+    for c in trig.children:
+        if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
+            continue
+        for g in c.children:
+            if g.dep_ == "pobj" and g.pos_ == "NOUN" and ((_low(g),) in grams or (g.lower_,) in grams):
+                return g
+    return None
+
+
+@lru_cache(maxsize=1)
+def _attack_nouns() -> frozenset[tuple[str, ...]]:
+    """Single-word attack triggers, and the heads of multi-word ones ('air strike')."""
+    table = _lex().triggers
+    return frozenset(g[-1:] for g, fams in table.items() if any(f == "attack" for f, _ in fams))
+
+
+def _particulars(trig: Token) -> bool:
+    """A definite act with its own names or numbers ('the killing of three men in X') is
+    told afresh, not pointed back to."""
+    below = [x for c in trig.children if c.dep_ == "prep" for x in c.subtree]
+    return any(x.like_num or x.ent_type_ in ("GPE", "LOC", "FAC", "PERSON") for x in below)
 
 
 _RECIPIENT = ("nsubj", "nsubjpass", "dative")

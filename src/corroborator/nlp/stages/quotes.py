@@ -49,7 +49,10 @@ class Lexicon:
     persons: dict[str, PersonNoun]
     violence: frozenset[str]
     denials: tuple[str, ...]
-    official_orgs: frozenset[str]
+    official_orgs: dict[str, str]
+    denial_nouns: frozenset[str]
+    allegations: frozenset[str]
+    units: frozenset[str]
 
 
 def _lines(name: str) -> Iterable[list[str]]:
@@ -67,7 +70,12 @@ def lexicon() -> Lexicon:
         persons={r[0]: PersonNoun(r[1], r[2], r[3]) for r in _lines("quotes_person_nouns.txt")},
         violence=frozenset(r[0] for r in _lines("quotes_violence.txt")),
         denials=tuple(r[0] for r in _lines("quotes_denials.txt")),
-        official_orgs=frozenset(r[0] for r in _lines("quotes_official_orgs.txt")),
+        official_orgs={
+            r[0]: (r[1] if len(r) > 1 else "") for r in _lines("quotes_official_orgs.txt")
+        },
+        denial_nouns=frozenset(r[0] for r in _lines("quotes_denial_nouns.txt")),
+        allegations=frozenset(r[0] for r in _lines("quotes_allegation_nouns.txt")),
+        units=frozenset(r[0] for r in _lines("quotes_units.txt")),
     )
 
 
