@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
 from corroborator import review
+from corroborator.exports.records import DOCUMENT_FIELDS
 from corroborator.models import ENTITY_KINDS, INCIDENT_TYPES, SPEAKER_ROLES, STANCES, STATUSES
 from corroborator.web import queries
 from corroborator.web.app import check_csrf, web
@@ -103,22 +104,7 @@ def api_documents(
 
 
 def _doc(d: dict[str, Any]) -> dict[str, Any]:
-    keys = (
-        "document_id",
-        "sha256",
-        "source_file",
-        "url",
-        "title",
-        "outlet",
-        "published",
-        "language",
-        "ingested_at",
-        "duplicate_of",
-        "story_id",
-        "ledger_seq",
-        "text",
-    )
-    return {k: d[k] for k in keys if k in d}
+    return {k: d[k] for k in DOCUMENT_FIELDS if k in d}
 
 
 @router.get("/documents/{document_id}", responses=NOT_FOUND)

@@ -56,6 +56,7 @@ def _lex() -> _Lex:
         terms[k] = _grams(trig[k])
     terms["victim_nouns"] = _grams(trig["kill"]["victim_nouns"])
     terms["transitive_only"] = _grams(trig["transitive_only"])
+    terms["strong_abduction"] = _grams([w for w in trig["abduction"]["strong"] if " " not in w])
     for k in ("threat", "punishment", "force", "force_to"):
         terms[k] = _grams(trig["coercion"][k])
     victims = {k: _grams(v) for k, v in roles["victims"].items()}
@@ -796,11 +797,55 @@ def _resolve_types(ms: list[Mention], lay: _Layout) -> list[Mention]:
             for o in typed
             if (o.unit == m.unit + 1 and lay.para[o.unit] == lay.para[m.unit])
             or (0 < m.unit - o.unit <= 4 and _same_story(lay, o.unit, m.unit))
+            or (0 < m.unit - o.unit <= 3 and lay.para[m.unit] - lay.para[o.unit] <= 1)
         ]
         pick = same or sorted(near, key=lambda o: (o.unit > m.unit, abs(o.unit - m.unit)))
         if pick:
             m.type, m.attach = pick[0].type, pick[0]
+    _toll_of_attack(keep, lay)
+    _detention_before_killing(keep, lay)
     return keep
+
+
+_TOLL = {"kill", "die", "death", "dead"}
+
+
+def _toll_of_attack(ms: list[Mention], lay: _Layout) -> None:
+    """'The bomb hit the school. Eight children were killed.': a toll told without a doer
+    right after an attack on a populated place is that attack's outcome, not a new act."""
+    for m in ms:
+        if m.type != "killing_civilians" or m.agents or _low(m.trigger) not in _TOLL:
+            continue
+        before = [
+            o
+            for o in ms
+            if 0 <= m.unit - o.unit <= 2
+            and lay.para[m.unit] - lay.para[o.unit] <= 1
+            and (o.unit < m.unit or o.trigger.i < m.trigger.i)
+        ]
+        last = max(before, key=lambda o: (o.unit, o.trigger.i), default=None)
+        if last is not None and last.type == "attack_populated_area":
+            m.type, m.attach = last.type, last
+
+
+def _detention_before_killing(ms: list[Mention], lay: _Layout) -> None:
+    """'Rounded up men from the market... Dozens were later shot': a detention told just
+    before a killing in one paragraph makes the killed captives; it is not an act apart."""
+    for m in ms:
+        if m.type != "abduction_detention" or m.support or m.recap:
+            continue
+        if m.trigger.lemma_.lower() in {g[0] for g in _lex().terms["strong_abduction"]}:
+            continue
+        after = [
+            o
+            for o in ms
+            if o.type in KILL_TYPES
+            and not o.recap
+            and lay.para[o.unit] == lay.para[m.unit]
+            and (0 < o.unit - m.unit <= 2 or (o.unit == m.unit and o.trigger.i > m.trigger.i))
+        ]
+        if after:
+            m.support = True
 
 
 def _compatible(g: _Group, m: Mention, counts: dict[int, set[int]], lay: _Layout) -> bool:
@@ -832,6 +877,13 @@ def _merge(
         if m.support:
             continue
         target = home.get(id(m.attach)) if m.attach is not None else None
+        if target is None and (m.recap or m.anaphoric):  # 'the strike', 'after the killings'
+            back = [g for g in groups if _family(g.type) == _family(m.type)]
+            if back:
+                target = back[-1]
+                m.type = target.type
+            elif m.recap:
+                continue
         if target is None or target.type != m.type:
             q = quote_of.get(m.unit)
             same_quote = [
@@ -849,7 +901,7 @@ def _merge(
     # detention told beside a killing: the victims were captives
     for s in (m for m in ms if m.support):
         for g in groups:
-            if g.type in KILL_TYPES and any(0 < abs(u - s.unit) <= 1 for u in g.units):
+            if g.type in KILL_TYPES and any(0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units):
                 g.mentions.append(s)
                 if g.type == "killing_civilians":
                     g.type = "killing_captives"

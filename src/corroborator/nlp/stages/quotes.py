@@ -32,6 +32,9 @@ DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "another", "o
 NEW_MARKERS = {"a", "an", "another", "one", "some", "separate", "second", "third", "other"}
 DROP_WORDS = {"separate", "second", "third", "other", "another", "same", "fellow", "also"}
 GENERIC_HEADS = {"man", "woman", "person", "boy", "girl"}
+PARTITIVES = {"one"}
+FIRST_PERSON = {"i", "me", "my", "we", "us", "our"}
+HARM_NOUNS = {"wound", "wounds", "injury", "injuries"}
 MAX_BACK = 6  # sentences a pronoun may look back
 ROLE_ORDER = ("official", "journalist", "victim", "witness", "other")
 
@@ -90,6 +93,7 @@ class Referent:
     gender: str = "-"
     heads: set[str] = field(default_factory=set)
     mentions: list[Mention] = field(default_factory=list)
+    roles: set[str] = field(default_factory=set)  # role hints from the narrative
     confesses: bool = False
     harmed: bool = False
     denies: bool = False
@@ -226,7 +230,7 @@ class Discourse:
         if name is None or name.i not in person_ents:
             return False
         ref = self._name_referent(person_ents[name.i])
-        ref.heads.add(tok.lemma_.lower())
+        ref.heads |= _heads(tok, self.lex)
         self._mention(tok, ref)
         return True
 
@@ -273,10 +277,10 @@ class Discourse:
         head = ent.root
         for t in self.doc[max(ent.start - 4, 0) : ent.start]:
             if t.head.i in range(ent.start, ent.end) and t.lemma_.lower() in self.lex.persons:
-                ref.heads.add(t.lemma_.lower())
+                ref.heads |= _heads(t, self.lex)
         for child in head.children:
             if child.dep_ == "appos" and child.lemma_.lower() in self.lex.persons:
-                ref.heads.add(child.lemma_.lower())
+                ref.heads |= _heads(child, self.lex)
         mention = self._mention(head, ref)
         for t in ent:
             self.by_token[t.i] = mention
@@ -315,7 +319,7 @@ class Discourse:
         elif ref.kind == "desc" and len(text.split()) > len(ref.canonical.split()):
             ref.canonical, ref.span = text, (start, end)  # the fullest description names it
         if lemma not in GENERIC_HEADS:
-            ref.heads.add(lemma)
+            ref.heads |= _heads(tok, self.lex)
         if ref.gender == "-":
             ref.gender = noun.gender
         self._mention(tok, ref)
@@ -373,14 +377,20 @@ class Discourse:
         """The speaker a subject token stands for (proxies give way to their owner)."""
         lemma = tok.lemma_.lower()
         noun = self.lex.persons.get(lemma)
+        m = self.by_token.get(tok.i)
+        if m is not None and m.referent.kind == "name":
+            return m.referent  # "the ministry's spokesperson, X": X speaks
         if noun is not None and noun.role == "proxy":
             for child in tok.children:
                 if child.dep_ == "poss" and child.pos_ != "PRON":
                     return self.referent_of(child)
-        m = self.by_token.get(tok.i)
         if m is not None:
             return m.referent
-        if tok.pos_ == "PRON" or self.inside[tok.i]:
+        if self.inside[tok.i]:
+            return None
+        if lemma in PARTITIVES:
+            return self._partitive(tok)
+        if tok.pos_ == "PRON":
             return None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
@@ -398,6 +408,46 @@ class Discourse:
             self.referents.append(ref)
         self._mention(tok, ref)
         return ref
+
+    def _partitive(self, tok: Token) -> Referent | None:
+        """ "One of them said": one member of the group named just before ("Three women
+        told ..." gives "woman"), else the words themselves as a description."""
+        of = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        pobj = next((c for c in of.children if c.dep_ == "pobj"), None) if of else None
+        if pobj is None:
+            return None
+        group: Token | None = None
+        if pobj.pos_ == "PRON":
+            ref = self.resolve(tok.i, lambda r: r.plural and r.kind == "desc")
+            if ref is not None:
+                group = self.doc[ref.mentions[0].token]
+        elif pobj.lemma_.lower() in self.lex.persons:
+            group = pobj
+        if group is not None and group.lemma_.lower() in self.lex.persons:
+            lemma = group.lemma_.lower()
+            words = [
+                c.text for c in group.children if c.i < group.i and c.dep_ in ("amod", "compound")
+            ]
+            noun = self.lex.persons[lemma]
+            ref = Referent(" ".join([*words, lemma]), None, "desc", False, noun.gender, {lemma})
+        else:
+            start, end = tok.idx, pobj.idx + len(pobj.text)
+            ref = Referent(text_of(self.doc)[start:end], (start, end), "desc")
+        self.referents.append(ref)
+        self._mention(tok, ref)
+        return ref
+
+
+def _heads(tok: Token, lex: Lexicon) -> set[str]:
+    """The person noun's lemma, plus "modifier head" when the lexicon knows the pair
+    ("community leader" is no official though "leader" alone may be)."""
+    lemma = tok.lemma_.lower()
+    found = {lemma}
+    for child in tok.children:
+        pair = f"{child.lemma_.lower()} {lemma}"
+        if child.i < tok.i and child.dep_ in ("compound", "amod") and pair in lex.persons:
+            found.add(pair)
+    return found
 
 
 def _name_chunk(tok: Token) -> Span:
@@ -549,6 +599,10 @@ def _sentence_stop(text: str, start: int, end: int) -> int:
     return start + match.end(0) if match else end
 
 
+def _fold_words(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
 def _sentence_start(text: str, lo: int, end: int) -> int:
     starts = [m.end(0) for m in re.finditer(r"[.!?]\s+", text[lo:end])]
     return lo + starts[-1] if starts else lo
@@ -565,21 +619,45 @@ class Attributor:
         self.lex = discourse.lex
 
     def _cue_in(
-        self, tokens: list[Token], nearest_last: bool, governs: MarkedQuote | None = None
+        self, tokens: list[Token], nearest_last: bool, q: MarkedQuote, far_governs: bool = False
     ) -> Attribution | None:
+        """The nearest cue verb with a speaker; `far_governs`: a cue more than four words
+        away must govern the quote. A cue that governs the quote but names no one still
+        marks it as reported speech (an explicit cue is never dropped)."""
         order = reversed(tokens) if nearest_last else iter(tokens)
+        speechless: Attribution | None = None
         for n, tok in enumerate(order):
             if self.disc.inside[tok.i] or not _is_cue(tok, self.lex):
                 continue
-            if governs is not None and n > 4 and not self._governs(tok, governs):
+            naming = self.lex.cues.get(_cue_lemma(tok, self.lex) or "") == "names"
+            if naming and not self._names(tok, q):
+                continue
+            if far_governs and n > 4 and not self._governs(tok, q):
                 continue
             subject = _cue_subject(tok, self.lex)
             if subject is None or self.disc.inside[subject.i]:
+                if speechless is None and subject is None and self._governs(tok, q):
+                    speechless = Attribution(None, tok, "cue")
                 continue
             ref = self.disc.referent_of(subject)
             if ref is not None:
                 return Attribution(ref, tok, "cue")
-        return None
+        return speechless
+
+    def _names(self, cue: Token, q: MarkedQuote) -> bool:
+        """ "called the strike “...”", "branded it “...”": the quote is the verb's object
+        or complement, not a phrasal use ("called for", "called up")."""
+        if cue.dep_ == "acl" or any(c.dep_ == "prt" for c in cue.children):
+            return False
+        for t in _segment_tokens(self.doc, q.start, q.end):
+            head = t.head
+            if head.i < t.i and self.disc.inside[head.i]:
+                continue
+            if head == cue and t.dep_ in ("oprd", "dobj", "attr", "ccomp", "xcomp"):
+                return True
+            if head.dep_ == "prep" and head.lower_ == "as" and head.head == cue:
+                return True
+        return False
 
     def _governs(self, cue: Token, q: MarkedQuote) -> bool:
         """The parser hangs the quoted words (or their last sentence) under the cue verb."""
@@ -594,15 +672,15 @@ class Attributor:
         after = _segment_tokens(self.doc, q.outer_end, after_end)
         found = None
         if after and self._quote_ends_clause(q):
-            found = self._cue_in(after[:30], nearest_last=False, governs=q)
-        if found is not None:
+            found = self._cue_in(after[:30], nearest_last=False, q=q, far_governs=True)
+        if found is not None and found.referent is not None:
             return found
         prev = max(
             (o.outer_end for o in same_para if o.outer_end <= q.open_at), default=q.para_start
         )
         before_start = _sentence_start(self.text, prev, q.open_at)
         before = _segment_tokens(self.doc, before_start, q.open_at)
-        return self._cue_in(before, nearest_last=True)
+        return self._cue_in(before, nearest_last=True, q=q) or found
 
     def _quote_ends_clause(self, q: MarkedQuote) -> bool:
         """‘...,’ he said / “...?” she asked: the quote closes on punctuation or a dash follows."""
@@ -623,7 +701,26 @@ class Attributor:
         if inner and inner[-1].runs_on:
             return None
         start = _sentence_start(self.text, lo, max(hi - 1, lo))
-        return self._cue_in(_segment_tokens(self.doc, start, hi), nearest_last=True)
+        found = self._cue_in(_segment_tokens(self.doc, start, hi), nearest_last=True, q=q)
+        return found if found is not None and found.referent is not None else None
+
+    def topic(self, q: MarkedQuote) -> Attribution | None:
+        """A paragraph-initial quote in the first person after a paragraph that ends on a
+        person as its subject ("X, a teacher, ... She remembers the noise first.")."""
+        if q.open_at != q.para_start or not FIRST_PERSON & set(
+            re.findall(r"[a-z]+", self.text[q.start : q.end].lower())
+        ):
+            return None
+        hi = q.para_start - 1
+        lo = self.text.rfind("\n", 0, max(hi - 1, 0)) + 1
+        if hi <= lo or any(lo <= o.open_at < hi for o in self.quotes):
+            return None
+        start = _sentence_start(self.text, lo, max(hi - 1, lo))
+        for tok in _segment_tokens(self.doc, start, hi):
+            m = self.disc.by_token.get(tok.i)
+            if tok.dep_ == "nsubj" and tok.head.dep_ == "ROOT" and m is not None:
+                return Attribution(m.referent, None, "topic") if m.referent.kind != "org" else None
+        return None
 
     def attribute(self) -> list[Attribution]:
         result: list[Attribution] = [Attribution(None) for _ in self.quotes]
@@ -648,7 +745,35 @@ class Attributor:
             found = self.previous_sentence(q)
             if found is not None:
                 result[k] = Attribution(found.referent, found.cue, "previous")
+                continue
+            found = self.topic(q)
+            if found is not None:
+                result[k] = found
+                for j in range(k + 1, len(self.quotes)):  # the quotation it opens runs on
+                    if self._continued_from(j) != j - 1 or result[j].referent is not None:
+                        break
+                    result[j] = Attribution(found.referent, None, "continues")
+        self._echoes(result)
         return result
+
+    def _echoes(self, result: list[Attribution]) -> None:
+        """A headline or pull quote repeats words quoted, with a speaker, in the body."""
+        folded = [_fold_words(self.text[q.start : q.end]) for q in self.quotes]
+        for k, words in enumerate(folded):
+            if result[k].referent is not None or result[k].cue is not None:
+                continue
+            donor = next(
+                (
+                    j
+                    for j, other in enumerate(folded)
+                    if j != k
+                    and result[j].referent is not None
+                    and (words in other or other in words)
+                ),
+                None,
+            )
+            if donor is not None:
+                result[k] = Attribution(result[donor].referent, None, "echo")
 
     def _continued_from(self, k: int) -> int | None:
         """The quote this paragraph-initial quote continues (British re-opened quotation)."""
@@ -689,14 +814,48 @@ def _quote_tokens(doc: Doc, q: Quote) -> list[Token]:
     return _segment_tokens(doc, q.start, q.end)
 
 
+def _denial_cue(tok: Token, lex: Lexicon) -> bool:
+    return lex.cues.get(_cue_lemma(tok, lex) or "") == "denies"
+
+
+def _cue_denies(cue: Token, q: Quote, lex: Lexicon) -> bool:
+    """The cue denies, or a denial shares its subject: "said ... ‘...’ and denied that ..."."""
+    if _denial_cue(cue, lex):
+        return True
+    for t in cue.subtree:
+        if q.start <= t.idx < q.end or t.dep_ != "conj" or not _denial_cue(t, lex):
+            continue
+        if not any(c.dep_ in SUBJECTS for c in t.children):
+            return True
+    return False
+
+
+def _dismissal(t: Token, lex: Lexicon) -> bool:
+    """ "These are lies", "Pure propaganda.": a denial noun as what the quote calls a claim."""
+    if t.pos_ not in ("NOUN", "PROPN") or t.lemma_.lower() not in lex.denial_nouns:
+        return False
+    return t.dep_ in ("attr", "ROOT") or (t.dep_ == "conj" and t.head.dep_ in ("attr", "ROOT"))
+
+
+def _negated_allegation(t: Token, lex: Lexicon) -> bool:
+    """ "did not commit any atrocities", "there was no massacre"."""
+    if t.pos_ in ("VERB", "AUX") and _negated(t):
+        return any(c.dep_ == "dobj" and c.lemma_.lower() in lex.allegations for c in t.children)
+    if t.lemma_.lower() in lex.allegations and t.head.lemma_ == "be":
+        return any(c.dep_ == "det" and c.lower_ == "no" for c in t.children)
+    return False
+
+
 def _denies(doc: Doc, q: Quote, cue: Token | None, lex: Lexicon) -> bool:
-    if cue is not None and lex.cues.get(_cue_lemma(cue, lex) or "") == "denies":
+    if cue is not None and _cue_denies(cue, q, lex):
         return True
     low = q.text.lower()
     if any(re.search(r"\b" + re.escape(p), low) for p in lex.denials):
         return True
     return any(
-        t.lemma_.lower() in lex.violence and t.pos_ == "VERB" and _negated(t)
+        (t.lemma_.lower() in lex.violence and t.pos_ == "VERB" and _negated(t))
+        or _dismissal(t, lex)
+        or _negated_allegation(t, lex)
         for t in _quote_tokens(doc, q)
     )
 
@@ -733,6 +892,28 @@ def _narrative_evidence(disc: Discourse) -> None:
             ref.harmed = True
         if tok.dep_ == "nsubj" and head.lemma_.lower() in lex.cues:
             _reported_violence(disc, tok, head, ref)
+        for clause in tok.children:
+            if clause.dep_ == "relcl":
+                _relative_evidence(clause, ref, lex)
+
+
+def _relative_evidence(verb: Token, ref: Referent, lex: Lexicon) -> None:
+    """ "a vendor who was wounded / treated for wounds" (harmed); "a farmer whose son died"
+    (harmed: a bereaved relative); "whose brother was among them" (a witness)."""
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    lemma = verb.lemma_.lower()
+    if passive and (
+        lemma in lex.violence or any(t.lemma_.lower() in HARM_NOUNS for t in verb.subtree)
+    ):
+        ref.harmed = True
+    for subj in verb.children:
+        if subj.dep_ not in SUBJECTS or not any(c.lower_ == "whose" for c in subj.children):
+            continue
+        if subj.lemma_.lower() not in lex.persons:
+            continue
+        if (lemma in lex.violence or lemma == "die") and not _negated(verb):
+            ref.harmed = True
+        ref.roles.add("witness")
 
 
 def _reported_violence(disc: Discourse, subj: Token, cue: Token, ref: Referent) -> None:
@@ -748,7 +929,10 @@ def _reported_violence(disc: Discourse, subj: Token, cue: Token, ref: Referent) 
             agent = _subject(verb)
             if agent is None or agent.dep_ != "nsubj":
                 continue
-            if agent.lower_ in ("he", "she") or (agent.lower_ == "they" and group):
+            own_unit = agent.lemma_.lower() in disc.lex.units and any(
+                c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in agent.children
+            )
+            if agent.lower_ in ("he", "she") or (agent.lower_ == "they" and group) or own_unit:
                 ref.confesses = True
                 if group:
                     for conj in subj.children:
@@ -758,15 +942,23 @@ def _reported_violence(disc: Discourse, subj: Token, cue: Token, ref: Referent) 
 
 
 def _role(ref: Referent, lex: Lexicon) -> str:
+    """One role per speaker per document, from the strongest evidence: a confession, then an
+    office (a title anywhere in the document), then a denial (the accused), then the rest."""
     if ref.confesses:
         return "perpetrator"
+    heads = set(ref.heads)
+    for pair in [h for h in heads if " " in h]:
+        heads.discard(pair.split()[-1])  # "community leader" overrides "leader"
+    hints = {lex.persons[h].role for h in heads if h in lex.persons} | ref.roles
+    words = set(re.findall(r"[a-z]+", ref.canonical.lower())) | ref.heads
+    tags = {lex.official_orgs[w] for w in words if w in lex.official_orgs}
+    if ref.kind != "org" and "proxy" not in hints:
+        tags = set()
+    state = "" in tags  # a ministry or its spokesman speaks for the state; an army is a party
     if ref.denies:
-        return "accused"
-    hints = {lex.persons[h].role for h in ref.heads if h in lex.persons}
-    if "proxy" in hints:
+        return "official" if "official" in hints or state else "accused"
+    if "proxy" in hints or tags:
         hints.add("official")  # spokesmen and press services speak for an office
-    if ref.kind == "org" and ref.heads & lex.official_orgs:
-        hints.add("official")
     if ref.harmed and hints & {"witness", "victim"}:
         return "victim"
     return next((r for r in ROLE_ORDER if r in hints), "other")
@@ -808,7 +1000,7 @@ def extract_quotes(ctx: DocContext) -> list[Quote]:
 
     drafts: list[tuple[Quote, Attribution, MarkedQuote]] = []
     for q, att in zip(kept, attributions, strict=True):
-        if att.referent is None and q.open_at != q.para_start:
+        if att.referent is None and att.cue is None and q.open_at != q.para_start:
             continue  # an unattributed phrase in running text: a slogan or a title
         record = Quote(q.start, q.end, text[q.start : q.end], None)
         drafts.append((record, att, q))
