@@ -13,7 +13,7 @@ fullest form of the name in the document. Descriptions stay descriptions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -94,6 +94,7 @@ class Referent:
     heads: set[str] = field(default_factory=set)
     mentions: list[Mention] = field(default_factory=list)
     roles: set[str] = field(default_factory=set)  # role hints from the narrative
+    group: Referent | None = None  # the group a "one of them" belongs to
     confesses: bool = False
     harmed: bool = False
     denies: bool = False
@@ -417,12 +418,15 @@ class Discourse:
         if pobj is None:
             return None
         group: Token | None = None
+        members: Referent | None = None
         if pobj.pos_ == "PRON":
-            ref = self.resolve(tok.i, lambda r: r.plural and r.kind == "desc")
-            if ref is not None:
-                group = self.doc[ref.mentions[0].token]
+            members = self.resolve(tok.i, lambda r: r.plural and r.kind == "desc")
+            if members is not None:
+                group = self.doc[members.mentions[0].token]
         elif pobj.lemma_.lower() in self.lex.persons:
             group = pobj
+            found = self.by_token.get(pobj.i)
+            members = found.referent if found is not None else None
         if group is not None and group.lemma_.lower() in self.lex.persons:
             lemma = group.lemma_.lower()
             words = [
@@ -430,6 +434,7 @@ class Discourse:
             ]
             noun = self.lex.persons[lemma]
             ref = Referent(" ".join([*words, lemma]), None, "desc", False, noun.gender, {lemma})
+            ref.group = members
         else:
             start, end = tok.idx, pobj.idx + len(pobj.text)
             ref = Referent(text_of(self.doc)[start:end], (start, end), "desc")
@@ -569,16 +574,25 @@ def _is_cue(tok: Token, lex: Lexicon) -> bool:
     return tok.pos_ in ("VERB", "AUX") and _cue_lemma(tok, lex) is not None
 
 
-def _cue_lemma(tok: Token, lex: Lexicon) -> str | None:
-    """The cue lemma of a verb, guarding against the tagger's odd lemmas (raging -> rag)."""
+def _lemma_in(tok: Token, words: Container[str]) -> str | None:
+    """The verb's lemma in `words`, guarding against the tagger's odd lemmas (raging -> rag,
+    raped -> rap)."""
     low = tok.lower_
-    if low == "according":
-        return "according to"
     forms = [tok.lemma_.lower(), low]
     for suffix, repl in (("ing", "e"), ("ing", ""), ("ed", "e"), ("ed", ""), ("s", "")):
         if low.endswith(suffix):
             forms.append(low[: -len(suffix)] + repl)
-    return next((f for f in forms if f in lex.cues), None)
+    return next((f for f in forms if f in words), None)
+
+
+def _cue_lemma(tok: Token, lex: Lexicon) -> str | None:
+    if tok.lower_ == "according":
+        return "according to"
+    return _lemma_in(tok, lex.cues)
+
+
+def _violent(tok: Token, lex: Lexicon) -> bool:
+    return _lemma_in(tok, lex.violence) is not None
 
 
 @dataclass
@@ -719,7 +733,8 @@ class Attributor:
         for tok in _segment_tokens(self.doc, start, hi):
             m = self.disc.by_token.get(tok.i)
             if tok.dep_ == "nsubj" and tok.head.dep_ == "ROOT" and m is not None:
-                return Attribution(m.referent, None, "topic") if m.referent.kind != "org" else None
+                person = m.referent.kind != "org" and not m.referent.plural
+                return Attribution(m.referent, None, "topic") if person else None
         return None
 
     def attribute(self) -> list[Attribution]:
@@ -853,7 +868,7 @@ def _denies(doc: Doc, q: Quote, cue: Token | None, lex: Lexicon) -> bool:
     if any(re.search(r"\b" + re.escape(p), low) for p in lex.denials):
         return True
     return any(
-        (t.lemma_.lower() in lex.violence and t.pos_ == "VERB" and _negated(t))
+        (_violent(t, lex) and t.pos_ == "VERB" and _negated(t))
         or _dismissal(t, lex)
         or _negated_allegation(t, lex)
         for t in _quote_tokens(doc, q)
@@ -864,7 +879,7 @@ def _self_report(doc: Doc, q: Quote, lex: Lexicon) -> tuple[bool, bool]:
     """(speaker did violence, speaker suffered it) from first-person clauses in a quote."""
     did = harmed = False
     for t in _quote_tokens(doc, q):
-        if t.lemma_.lower() not in lex.violence or t.pos_ != "VERB" or _negated(t):
+        if not _violent(t, lex) or t.pos_ != "VERB" or _negated(t):
             continue
         subj = _subject(t)
         if subj is not None and subj.lower_ in ("i", "we") and subj.dep_ == "nsubj":
@@ -886,15 +901,15 @@ def _narrative_evidence(disc: Discourse) -> None:
         if tok.dep_ == "nsubj" and lex.cues.get(_cue_lemma(head, lex) or "") == "confesses":
             # "admitted to killing", "confessed that he was ordered to kill": violence admitted
             admitted = (t for t in head.subtree if t.i != tok.i and t not in tok.subtree)
-            if any(t.lemma_.lower() in lex.violence for t in admitted):
+            if any(_violent(t, lex) for t in admitted):
                 ref.confesses = True
-        if tok.dep_ == "nsubjpass" and head.lemma_.lower() in lex.violence and not _negated(head):
+        if tok.dep_ == "nsubjpass" and _violent(head, lex) and not _negated(head):
             ref.harmed = True
         if tok.dep_ == "nsubj" and head.lemma_.lower() in lex.cues:
             _reported_violence(disc, tok, head, ref)
-        for clause in tok.children:
-            if clause.dep_ == "relcl":
-                _relative_evidence(clause, ref, lex)
+        described = [tok, *(c for c in tok.children if c.dep_ == "appos")]
+        for clause in (c for d in described for c in d.children if c.dep_ == "relcl"):
+            _relative_evidence(clause, ref, lex)
 
 
 def _relative_evidence(verb: Token, ref: Referent, lex: Lexicon) -> None:
@@ -903,7 +918,7 @@ def _relative_evidence(verb: Token, ref: Referent, lex: Lexicon) -> None:
     passive = any(c.dep_ == "auxpass" for c in verb.children)
     lemma = verb.lemma_.lower()
     if passive and (
-        lemma in lex.violence or any(t.lemma_.lower() in HARM_NOUNS for t in verb.subtree)
+        _violent(verb, lex) or any(t.lemma_.lower() in HARM_NOUNS for t in verb.subtree)
     ):
         ref.harmed = True
     for subj in verb.children:
@@ -911,7 +926,7 @@ def _relative_evidence(verb: Token, ref: Referent, lex: Lexicon) -> None:
             continue
         if subj.lemma_.lower() not in lex.persons:
             continue
-        if (lemma in lex.violence or lemma == "die") and not _negated(verb):
+        if (_violent(verb, lex) or lemma == "die") and not _negated(verb):
             ref.harmed = True
         ref.roles.add("witness")
 
@@ -924,7 +939,7 @@ def _reported_violence(disc: Discourse, subj: Token, cue: Token, ref: Referent) 
             continue
         verbs = [clause, *(c for c in clause.children if c.dep_ == "conj")]
         for verb in verbs:
-            if verb.lemma_.lower() not in disc.lex.violence or _negated(verb):
+            if not _violent(verb, disc.lex) or _negated(verb):
                 continue
             agent = _subject(verb)
             if agent is None or agent.dep_ != "nsubj":
@@ -943,7 +958,8 @@ def _reported_violence(disc: Discourse, subj: Token, cue: Token, ref: Referent) 
 
 def _role(ref: Referent, lex: Lexicon) -> str:
     """One role per speaker per document, from the strongest evidence: a confession, then an
-    office (a title anywhere in the document), then a denial (the accused), then the rest."""
+    office (a title anywhere in the document), then a denial (the accused), then the rest.
+    A "leader" or "head" may lead an armed group: official, but accused when denying."""
     if ref.confesses:
         return "perpetrator"
     heads = set(ref.heads)
@@ -957,9 +973,10 @@ def _role(ref: Referent, lex: Lexicon) -> str:
     state = "" in tags  # a ministry or its spokesman speaks for the state; an army is a party
     if ref.denies:
         return "official" if "official" in hints or state else "accused"
-    if "proxy" in hints or tags:
+    if hints & {"proxy", "leader"} or tags:
         hints.add("official")  # spokesmen and press services speak for an office
-    if ref.harmed and hints & {"witness", "victim"}:
+    harmed = ref.harmed or (ref.group is not None and ref.group.harmed)
+    if harmed and hints & {"witness", "victim"}:
         return "victim"
     return next((r for r in ROLE_ORDER if r in hints), "other")
 
