@@ -65,10 +65,22 @@ WITH_PUBLICATION: list[tuple[str, list[Row]]] = [
         ],
     ),
     (
-        "Earlier this year the town was shelled, officials said today.",
+        "Earlier this year the town was shelled, officials announced today.",
         [
             ("Earlier this year", "2022-01-01", "2022-04-15", "year"),
             ("today", "2022-04-15", "2022-04-15", "day"),
+        ],
+    ),
+    # a weekday equal to the publication's is that day, not a week earlier
+    (
+        "Drones hit a fuel depot in the port on Friday morning, wounding two guards.",
+        [("Friday", "2022-04-15", "2022-04-15", "day")],
+    ),
+    (
+        "Drones hit a fuel depot on Tuesday and again on Friday.",
+        [
+            ("Tuesday", "2022-04-12", "2022-04-12", "day"),
+            ("Friday", "2022-04-15", "2022-04-15", "day"),
         ],
     ),
     (
@@ -178,3 +190,24 @@ def test_seed_003_ranges(nlp: Language) -> None:
     assert ("between March 29 and 31", "2022-03-29", "2022-03-31", "day") in got
     assert ("between April 4 and 10", "2022-04-04", "2022-04-10", "day") in got
     assert ("September 21", "2022-09-21", "2022-09-21", "day") in got
+
+
+# dates that time the report, not the event, are left out
+REPORTING: list[tuple[str, list[str]]] = [
+    ("The navy said on Thursday that drones had hit a depot on Sunday.", ["Sunday"]),
+    ("Drones hit the depot, the navy told reporters on Thursday.", []),
+    (
+        "A dossier released last month by investigators said the unit looted farms on "
+        "3 and 4 March.",
+        ["3 and 4 March"],
+    ),
+    ("The ministry on Monday denied that its pilots bombed the clinic in March.", ["March"]),
+    ("The army said in a communiqué on 2 April that it had repelled an attack.", []),
+    # the period of the claim is kept
+    ("Since January, the ministry claims to have shot down 300 drones.", ["January"]),
+]
+
+
+@pytest.mark.parametrize(("text", "kept"), REPORTING)
+def test_reporting_dates_are_left_out(nlp: Language, text: str, kept: list[str]) -> None:
+    assert [d.text for d in dates(nlp, text, PUB)] == kept

@@ -110,3 +110,47 @@ def test_force_word_used_as_modifier_is_not_a_group(nlp: Language) -> None:
     k = kinds(run(nlp, "A Russian military technician was questioned in Kharkiv."))
     assert not any(v == "armed_group" for v in k.values())
     assert k.get("Kharkiv") == "place"
+
+
+def test_bracketed_acronym_joins_its_full_name(nlp: Language) -> None:
+    text = (
+        "The Syrian Democratic Forces (SDF) said drones struck a depot. An SDF spokesman "
+        "said the SDF's fighters were unhurt. Georgia's State Security Service (SSG) "
+        "detained two men; the SSG said they were spies."
+    )
+    ents = run(nlp, text)
+    by_text = {(e.text, e.kind, e.canonical) for e in ents}
+    assert ("Syrian Democratic Forces", "armed_group", "Syrian Democratic Forces") in by_text
+    sdf = [e for e in ents if e.text.startswith("SDF")]
+    assert len(sdf) == 3 and {(e.kind, e.canonical) for e in sdf} == {
+        ("armed_group", "Syrian Democratic Forces")
+    }
+    ssg = {(e.kind, e.canonical) for e in ents if e.text == "SSG"}
+    assert ssg == {("organization", "State Security Service")}
+
+
+def test_national_forces_share_one_canonical_per_country(nlp: Language) -> None:
+    text = (
+        "Turkish troops shelled the town. The Turkish Armed Forces said Turkey's army "
+        "returned fire after Turkish soldiers were hit, while Iraqi forces and the Free "
+        "Syrian Army stayed out."
+    )
+    canon = {e.text: e.canonical for e in run(nlp, text) if e.kind == "armed_group"}
+    turkish = {canon[t] for t in ("Turkish troops", "Turkish Armed Forces", "Turkey's army")}
+    assert turkish == {"Armed Forces of Turkey"} and canon["Turkish soldiers"] in turkish
+    assert canon["Iraqi forces"] == "Armed Forces of Iraq"
+    assert canon.get("Free Syrian Army", "Free Syrian Army") == "Free Syrian Army"
+
+
+def test_country_of_demonyms() -> None:
+    from corroborator.nlp.stages.entities import country_of
+
+    got = {w: country_of(w) for w in ("Malian", "Ukrainian", "Sudanese", "Afghan", "French")}
+    assert got == {
+        "Malian": "Mali",
+        "Ukrainian": "Ukraine",
+        "Sudanese": "Sudan",
+        "Afghan": "Afghanistan",
+        "French": "France",
+    }
+    assert country_of("Wagner") is None and country_of("Putin’s") is None

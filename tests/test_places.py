@@ -136,3 +136,29 @@ def test_document_country_decides_ambiguous_towns(nlp: Language) -> None:
     assert ua["Donetsk"].country == "UA"
     us = {p.text: p for p in places(nlp, "Flooding hit Paris, Texas, and Dallas on Sunday.")}
     assert us["Paris"].country == "US"
+
+
+def test_namesake_abroad_loses_to_no_resolution(nlp: Language) -> None:
+    # Kassel (Germany, ~200k people) in a story set in Sudan: a namesake, not the place
+    text = (
+        "Sudan's army said militias burned homes near Kassel overnight. Officials in "
+        "Khartoum and Omdurman confirmed the attack in Sudan."
+    )
+    refs = {p.text: p for p in places(nlp, text)}
+    assert "Kassel" not in refs
+    assert refs["Khartoum"].country == "SD" and refs["Sudan"].precision == "country"
+    # with no country context the same name still resolves
+    alone = {p.text: p for p in places(nlp, "Militias burned homes near Kassel overnight.")}
+    assert alone["Kassel"].country == "DE"
+
+
+def test_regional_title_names_the_region_and_small_dateline_towns_resolve(
+    nlp: Language,
+) -> None:
+    text = (
+        "IRPIN, Ukraine (AP) — Shelling destroyed a school in the town, Zhytomyr "
+        "regional Gov. Vitaliy Bunechko said."
+    )
+    got = [(p.text, p.name, p.precision) for p in places(nlp, text)]
+    assert got[0] == ("IRPIN", "Irpin", "settlement")
+    assert ("Zhytomyr", "Zhytomyr", "admin1") in got

@@ -334,6 +334,12 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
 _PROPER_TAGS = {"NNP", "NNPS"}
 
 
+def _dateline_at(doc: Doc, start: int, end: int) -> bool:
+    """An all-caps name opening a paragraph and followed by a comma, bracket or dash."""
+    opens = start == 0 or "\n" in doc[start - 1].text or "\n" in doc[start - 1].whitespace_
+    return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-"}
+
+
 def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]:
     """Longest non-overlapping gazetteer matches, left to right (all-caps datelines too)."""
     out: list[tuple[int, int, tuple[int, ...]]] = []
@@ -344,10 +350,13 @@ def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]
             words = tuple(t.text for t in doc[i:j])
             ids = gaz.by_tokens.get(words)
             if ids is None and all(w.isupper() and len(w) > 2 for w in words if w.isalpha()):
+                line = _dateline_at(doc, i, j)  # "SELYDOVE, Ukraine (AP) —": any town
                 big = tuple(
                     g
                     for g in gaz.by_tokens.get(tuple(w.title() for w in words), ())
-                    if gaz.places[g].kind != "city" or gaz.places[g].population >= BIG_POPULATION
+                    if line
+                    or gaz.places[g].kind != "city"
+                    or gaz.places[g].population >= BIG_POPULATION
                 )
                 ids = big or None
             if ids:

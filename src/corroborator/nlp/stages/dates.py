@@ -379,8 +379,8 @@ def _relative_ref(doc: Doc, start: int, end: int, published: dt.date | None) -> 
     if published is None:
         return unknown
     if len(span) == 1 and _weekday(span[0]) == published.weekday():
-        day = published.isoformat()
-        return DateRef(span.start_char, span.end_char, span.text, day, day, "day")
+        iso = published.isoformat()
+        return DateRef(span.start_char, span.end_char, span.text, iso, iso, "day")
     query, capped = _relative_query([t.lower_ for t in span])
     found = _dateparse(query, published)
     if found is None:

@@ -61,6 +61,7 @@ class _Mention:
     label: str
     canonical: str = ""
     group_name: str = ""  # the proper-name part of an armed group ("Wagner")
+    rule: str = ""  # the armed-group pattern that found it
 
 
 def clean_bounds(span: Span) -> tuple[int, int]:
@@ -99,6 +100,8 @@ def _group_matcher(vocab: Vocab) -> Matcher:
     m.add(
         "NAME_FORCE", [[{"POS": "PROPN", "ENT_TYPE": {"NOT_IN": ["PERSON", "NORP"]}}, mod, force]]
     )
+    title_force = {"LOWER": {"IN": forces}, "IS_TITLE": True}
+    m.add("TITLE_FORCE", [[{"IS_TITLE": True, "POS": "PROPN", "OP": "+"}, title_force]])
     m.add(
         "ARMED_FORCES_OF",
         [[{"LOWER": "armed"}, {"LOWER": "forces"}, {"LOWER": "of"}, {"POS": "PROPN", "OP": "+"}]],
@@ -151,7 +154,9 @@ def armed_groups(doc: Doc) -> list[_Mention]:
     found: list[tuple[int, int, str]] = []
     for match_id, start, end in _group_matcher(doc.vocab)(doc):
         rule = doc.vocab.strings[match_id]
-        if rule in {"NORP_FORCE", "POSS_FORCE", "NAME_FORCE"} and _is_modifier(doc, end - 1):
+        if rule in {"NORP_FORCE", "POSS_FORCE", "NAME_FORCE", "TITLE_FORCE"} and _is_modifier(
+            doc, end - 1
+        ):
             continue
         words = {t.lower_ for t in doc[start:end]}
         if rule == "NAMED_GROUP" and words & (
@@ -178,7 +183,7 @@ def armed_groups(doc: Doc) -> list[_Mention]:
                 doc[s].lower_ == "pmc"
             ):
                 canonical = f"{name} Group"
-        out.append(_Mention(s, e, "armed_group", "", canonical, name))
+        out.append(_Mention(s, e, "armed_group", "", canonical, name, rule))
     return sorted(out, key=lambda m: m.start)
 
 
@@ -278,6 +283,105 @@ def _bare_names(doc: Doc, found: list[_Mention], taken: set[int]) -> list[_Menti
     ]
 
 
+_NATIONAL_RULES = {"NORP_FORCE", "POSS_FORCE", "NAME_FORCE", "ARMED_FORCES_OF", "TITLE_FORCE"}
+_NATIONAL_RULES |= {"NAMED_GROUP"}
+_DEMONYM_ENDINGS = ("", "n", "an", "ian", "ean", "ese", "i", "ish", "ite")
+
+
+@lru_cache(maxsize=1)
+def _country_table() -> tuple[dict[str, str], dict[str, str]]:
+    """(lower-case country name or alias -> name, ISO2 -> name) from the gazetteer lexicon."""
+    path = resources.files("corroborator.nlp.lexicons").joinpath("gazetteer_countries.tsv")
+    by_name: dict[str, str] = {}
+    by_iso: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        iso, _, name, aliases = (line.split("\t") + [""])[:4]
+        by_iso[iso] = name
+        for n in [name, *aliases.split("|")]:
+            if n and len(n) > 3:
+                by_name.setdefault(n.lower(), name)
+    return by_name, by_iso
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, str]:
+    path = resources.files("corroborator.nlp.lexicons").joinpath("entities_demonyms.tsv")
+    rows = [ln.split("\t") for ln in path.read_text(encoding="utf-8").splitlines()]
+    return {r[0]: r[1] for r in rows if len(r) == 2 and not r[0].startswith("#")}
+
+
+@lru_cache(maxsize=1024)
+def country_of(word: str) -> str | None:
+    """Country named by a country name or nationality adjective ("Malian" -> "Mali")."""
+    by_name, by_iso = _country_table()
+    w = _POSSESSIVE.sub("", word).lower().strip()
+    if w in _demonyms():
+        return by_iso.get(_demonyms()[w])
+    if w in by_name:
+        return by_name[w]
+    best: tuple[int, str] | None = None
+    for name in set(by_name.values()):
+        n = name.lower()
+        if " " in n or len(n) < 4:
+            continue
+        stem = n[:-1] if n[-1] in "aey" else n
+        fits = w.startswith(stem) and w[len(stem) :] in _DEMONYM_ENDINGS
+        fits = fits or (n.endswith("stan") and n.startswith(w) and len(w) >= 4)
+        if fits and (best is None or len(stem) > best[0]):
+            best = (len(stem), name)
+    return best[1] if best else None
+
+
+def _national_canonical(doc: Doc, m: _Mention) -> str | None:
+    """One name for a country's regular forces however they are called ("Eritrean troops",
+    "Eritrean Defence Forces", "Mali's armed forces"): "Armed Forces of <country>"."""
+    if m.rule not in _NATIONAL_RULES:
+        return None
+    generic = set(lexicon("armed_groups.json")["national_force_words"])
+    rest = [t.text for t in doc[m.start : m.end] if t.lower_ not in generic]
+    if not rest or len(rest) > 3:
+        return None
+    country = country_of(" ".join(rest))
+    return f"Armed Forces of {country}" if country else None
+
+
+def _acronyms(
+    doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]]
+) -> tuple[dict[str, _Mention], list[tuple[_Mention, tuple[int, int, str]]]]:
+    """ "Rapid Support Forces (RSF)": bracketed capitals are another name for the group or
+    organisation just before them (same first letter, or its initials). Returns the
+    acronyms and the names spaCy missed ("Ukraine's Security Service (SBU)")."""
+    ends = {m.end: m for m, _ in rows}
+    forces = set(lexicon("armed_groups.json")["force_nouns"])
+    out: dict[str, _Mention] = {}
+    added: list[tuple[_Mention, tuple[int, int, str]]] = []
+    for tok in doc[1:-2]:
+        acr = doc[tok.i + 1].text
+        if tok.text != "(" or doc[tok.i + 2].text != ")":
+            continue
+        if not (acr.isalpha() and acr.isupper() and 2 <= len(acr) <= 6):
+            continue
+        m = ends.get(tok.i)
+        if m is None:  # a title-case run right before the bracket
+            s = tok.i
+            while s > max(0, tok.i - 6) and doc[s - 1].is_title and doc[s - 1].pos_ == "PROPN":
+                s -= 1
+            if s == tok.i or doc[s : tok.i].ents and doc[s].ent_type_ in {"PERSON", "GPE"}:
+                continue
+            kind = "armed_group" if doc[tok.i - 1].lower_ in forces else "organization"
+            m = _Mention(s, tok.i, kind, "ORG")
+            added.append((m, surface(doc, s, tok.i)))
+        if m.kind not in {"armed_group", "organization"}:
+            continue
+        text = doc[m.start : m.end].text
+        initials = "".join(w[0] for w in text.split() if w[:1].isupper())
+        if acr[0] == text[:1] or acr == initials:
+            out[acr] = replace(m, canonical=m.canonical or text)
+    return out, added
+
+
 def resolve(doc: Doc) -> list[EntityMention]:
     """All entity mentions of the document, consistent in kind and canonical name."""
     groups = armed_groups(doc)
@@ -330,6 +434,8 @@ def resolve(doc: Doc) -> list[EntityMention]:
             m = replace(m, kind="person", canonical=surnames.get(text, text))
         fixed.append((m, (a, b, text)))
 
+    fixed = _unify_forces(doc, fixed, taken)
+
     votes: dict[str, Counter[str]] = {}
     for m, (_, _, text) in fixed:
         votes.setdefault(text, Counter())[m.kind] += 1
@@ -344,6 +450,43 @@ def resolve(doc: Doc) -> list[EntityMention]:
         canonical = m.canonical or (surnames.get(text, text) if kind == "person" else text)
         out.append(EntityMention(a, b, text, kind, m.label, canonical))
     return out
+
+
+def _unify_forces(
+    doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]], taken: set[int]
+) -> list[tuple[_Mention, tuple[int, int, str]]]:
+    """National forces get one canonical per country; an acronym in brackets (and its
+    later bare uses) takes the canonical name and kind of the name it abbreviates."""
+    out = []
+    for m, surf in rows:
+        if m.kind == "armed_group" and (name := _national_canonical(doc, m)):
+            m = replace(m, canonical=name)
+        out.append((m, surf))
+    acronyms, added = _acronyms(doc, out)
+    if not acronyms:
+        return out
+    names = {a.canonical for a in acronyms.values()}
+    out += [(replace(m, canonical=t), (a, b, t)) for m, (a, b, t) in added if t in names]
+    out = [
+        (replace(m, kind=acronyms[t].kind, canonical=acronyms[t].canonical), (a, b, t))
+        if t in acronyms
+        else (m, (a, b, t))
+        for m, (a, b, t) in out
+    ]
+    out = [  # "the SDF's fighters" are the SDF
+        (replace(m, canonical=acronyms[first].canonical), surf)
+        if m.kind == "armed_group" and (first := doc[m.start].text) in acronyms
+        else (m, surf)
+        for m, surf in out
+    ]
+    for tok in doc:
+        if tok.text in acronyms and tok.i not in taken:
+            if any(m.start <= tok.i < m.end for m, _ in out):
+                continue
+            src = acronyms[tok.text]
+            bare = _Mention(tok.i, tok.i + 1, src.kind, "", src.canonical)
+            out.append((bare, (tok.idx, tok.idx + len(tok.text), tok.text)))
+    return sorted(out, key=lambda r: r[1][0])
 
 
 class EntitiesStage:
