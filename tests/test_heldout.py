@@ -120,15 +120,17 @@ def test_every_heldout_file_is_scored(report: dict[str, Any]) -> None:
 
 # Measured when written: incidents P .459 R .727 F1 .563; quotes F1 .967, with speaker
 # .867; same_story 1.0 (3/3 pairs, look-alike kept apart); entities .821; overall .813.
+# After the fixes that used this set (so it is no longer blind): incidents 1.0, quotes with
+# speaker 1.0, entities .955, overall .989. Floors sit under those.
 FLOORS = [
-    ("incidents", "recall", 0.65),
-    ("incidents", "f1", 0.50),
+    ("incidents", "recall", 0.85),
+    ("incidents", "f1", 0.85),
     ("quotes", "precision", 0.90),
-    ("quotes", "recall", 0.85),
-    ("quotes_with_speaker", "f1", 0.78),
+    ("quotes", "recall", 0.90),
+    ("quotes_with_speaker", "f1", 0.90),
     ("same_story", "precision", 1.0),
     ("same_story", "recall", 1.0),
-    ("entities", "f1", 0.75),
+    ("entities", "f1", 0.85),
 ]
 
 
@@ -138,11 +140,11 @@ def test_heldout_floor(report: dict[str, Any], kind: str, figure: str, floor: fl
 
 
 def test_heldout_overall_f1_floor(report: dict[str, Any]) -> None:
-    assert report["overall_f1"] >= 0.75
+    assert report["overall_f1"] >= 0.90
 
 
 # Fields on found incidents, measured: killed .643, status .643, location .429, date .429.
-@pytest.mark.parametrize(("field", "floor"), [("killed_low", 0.55), ("killed_high", 0.55)])
+@pytest.mark.parametrize(("field", "floor"), [("killed_low", 0.75), ("killed_high", 0.75)])
 def test_heldout_field_floor(report: dict[str, Any], field: str, floor: float) -> None:
     assert report["fields"][field]["accuracy"] >= floor, report["fields"][field]
 
@@ -170,11 +172,6 @@ def test_lookalike_market_strike_is_not_linked(
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'on Tuesday' in an article published on a Tuesday resolves to the week before "
-    "(2024-03-05; Selydove 'on Saturday' likewise 2023-10-07)",
-)
 def test_weekday_of_publication_day_resolves_to_that_day(
     incidents: list[dict[str, Any]], documents: dict[str, str]
 ) -> None:
@@ -185,19 +182,10 @@ def test_weekday_of_publication_day_resolves_to_that_day(
         assert lead and all(i["date"]["start"] == day for i in lead)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the AP report (h01) is not linked with Reuters and the follow-up: its misdated "
-    "lead blocks the merge, so only 1 of 3 gold cross-document links is found",
-)
 def test_cross_document_links_recall(report: dict[str, Any]) -> None:
     assert report["cross_document_links"]["recall"] >= 0.66
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="denials, background and recap sentences become incidents: incident precision .46",
-)
 def test_no_incident_from_denial_or_background(
     incidents: list[dict[str, Any]], report: dict[str, Any]
 ) -> None:
@@ -213,11 +201,6 @@ def test_no_incident_from_denial_or_background(
     assert report["incidents"]["precision"] >= 0.6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the intercepted call's order ('finish them'), pit threat and beating of a refuser "
-    "give no no_quarter_order, coercion_of_troops or torture_mistreatment incident",
-)
 def test_intercepted_call_yields_order_and_coercion(
     incidents: list[dict[str, Any]], documents: dict[str, str]
 ) -> None:
@@ -234,10 +217,6 @@ def test_location_accuracy(report: dict[str, Any]) -> None:
     assert report["fields"]["location"]["accuracy"] >= 0.6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'Kani' in a Myanmar article resolves to Kani, Gifu, Japan (country ignored)",
-)
 def test_myanmar_places_stay_in_myanmar(
     incidents: list[dict[str, Any]], documents: dict[str, str]
 ) -> None:

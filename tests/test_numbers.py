@@ -213,3 +213,11 @@ def test_seed_figures(nlp: Language) -> None:
     assert ("three men", 3, 3, False, "killed", None) in got
     assert not any(r[1] in (34, 22, 20) for r in got)
     assert ("more than 45,000 members", 45000, None, False, None, None) in got
+
+
+def test_conjoined_counts_of_one_predicate_sum(nlp: Language) -> None:
+    """'Six pupils and a teacher... were killed' is one toll; soldiers are kept apart."""
+    got = rows(counts(nlp, "Six pupils and three teachers were killed when the roof fell."))
+    assert ("Six pupils and three teachers", 9, 9, False, "killed", None) in got
+    apart = rows(counts(nlp, "Four soldiers and two civilians were killed at the crossing."))
+    assert all(r[1] != 6 for r in apart)

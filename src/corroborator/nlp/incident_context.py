@@ -64,17 +64,17 @@ def _habitual(verb: Token) -> bool:
             return True
         if c.lower_ == "since":
             return True
-    return any(c.dep_ == "advmod" and c.lower_ in words()["aggregate"] for c in verb.children)
+    return any(c.dep_ == "advmod" and c.lower_ in words()["habitual"] for c in verb.children)
 
 
 def background(trig: Token) -> bool:
     """Earlier, habitual or tallied acts: context for the report, not its event."""
     w = words()
-    if any(c.dep_ == "amod" and _low(c) in w["earlier"] for c in trig.children):
+    if any(c.dep_ in ("amod", "advmod") and c.lower_ in w["earlier"] for c in trig.children):
         return True
     if is_noun(trig):
-        if any(c.dep_ in ("amod", "nummod") and _low(c) in w["aggregate"] for c in trig.children):
-            return True
+        if any(c.dep_ in ("amod", "advmod") and _low(c) in w["habitual"] for c in trig.children):
+            return True  # 'repeated strikes', 'daily shelling'
         head = trig.head
         if trig.dep_ == "pobj" and head.lower_ == "of" and _low(head.head) in w["aggregate"]:
             return True  # 'hundreds of air strikes'
@@ -143,7 +143,7 @@ def anaphoric(trig: Token) -> bool:
     det = [c for c in trig.children if c.dep_ == "det"]
     if not det or not all(d.lower_ in words()["anaphoric"] for d in det):
         return False
-    own = {"nummod", "appos"}
+    own = {"nummod", "appos", "relcl", "acl"}
     return not any(c.dep_ in own for c in trig.children)
 
 

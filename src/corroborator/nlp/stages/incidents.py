@@ -11,7 +11,6 @@ merged, and fields are filled from the earlier stages' records in the same sente
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -21,6 +20,7 @@ from spacy.tokens import Doc, Span, Token
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
 from corroborator.nlp import incident_context as context
+from corroborator.nlp import incident_fields as fields
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
 
@@ -335,8 +335,14 @@ def _governed_by(trigger: Token, name: str, deps: set[str]) -> Token | None:
     return None
 
 
+_PARTITIVE = {"dozen", "hundred", "thousand", "score", "other", "many", "several", "few", "some"}
+
+
 def _is_person(tok: Token) -> bool:
     lex = _lex()
+    if _low(tok) in _PARTITIVE:  # 'dozens were shot', 'bodies of a dozen others'
+        of = [g for c in tok.children if c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
+        return not of or any(_is_person(g) for g in of)
     one = ((_low(tok),), (tok.lower_,))
     return (
         tok.pos_ == "PRON"
@@ -438,9 +444,9 @@ def _first_person(tokens: list[Token]) -> bool:
     return any(t.lower_ in ("i", "we") for t in tokens)
 
 
-def _coercion_context(units: list[Span], k: int) -> bool:
+def _coercion_context(units: list[Span], k: int, reach: int = 3) -> bool:
     """Soldiers, desertion or the front within a few sentences."""
-    near = [t for u in units[max(0, k - 3) : k + 3] for t in u]
+    near = [t for u in units[max(0, k - reach) : k + reach] for t in u]
     return _has(near, "combatants") or bool(_matches(near, _lex().victims["deserters"]))
 
 
@@ -489,7 +495,8 @@ def _admits(trig: Token, admissions: list[Token]) -> bool:
     """'Admitted to killing', 'his confession that he shot': the admission governs the act
     ('acknowledged that troops entered' does not admit the abuses of another clause)."""
     above = {a.i for a in trig.ancestors}
-    return any(a.i in above or (a.head.i in above and a.pos_ == "NOUN") for a in admissions)
+    heads = [(a, a.head.head if a.head.dep_ == "prep" else a.head) for a in admissions]
+    return any(a.i in above or (h.i in above and a.pos_ == "NOUN") for a, h in heads)
 
 
 _CAUSE_PREPS = ("in", "during", "by", "from", "after")
@@ -501,10 +508,10 @@ def _linked(m: Mention, triggers: set[int]) -> bool:
     in the strike on the market'."""
     t = m.trigger
     outcome = t.dep_ in ("advcl", "conj", "xcomp")
-    subject = [
-        x for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for x in c.subtree
+    subject = [x for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for x in c.subtree]
+    cause = [
+        x for c in t.children if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS for x in c.subtree
     ]
-    cause = [x for c in t.children if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS for x in c.subtree]
     return (
         (outcome and (t.head.i in triggers or any(x.i in triggers for x in subject)))
         or any(a.i in triggers for a in m.agents)
@@ -520,7 +527,11 @@ def _attack_cause(trig: Token) -> Token | None:
         if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
             continue
         for g in c.children:
-            if g.dep_ == "pobj" and g.pos_ == "NOUN" and ((_low(g),) in grams or (g.lower_,) in grams):
+            if (
+                g.dep_ == "pobj"
+                and g.pos_ == "NOUN"
+                and ((_low(g),) in grams or (g.lower_,) in grams)
+            ):
                 return g
     return None
 
@@ -540,6 +551,8 @@ def _particulars(trig: Token) -> bool:
 
 
 _RECIPIENT = ("nsubj", "nsubjpass", "dative")
+# 'denied bombing hospitals' is sometimes parsed with 'bombing' as a compound of its object
+_DENY_DEPS = {"xcomp", "pcomp", "pobj", "prep", "dobj", "ccomp", "compound"}
 _ORDER_DEPS = {"xcomp", "acl", "compound", "amod", "advcl"}
 
 
@@ -569,7 +582,7 @@ def _typed(
     k: int,
 ) -> Mention | str | None:
     unit = units[k]
-    if _governed_by(trig, "deny", {"xcomp", "pcomp", "pobj", "prep", "dobj", "ccomp"}):
+    if _governed_by(trig, "deny", _DENY_DEPS):
         return "denied"
     if _denial(agents):
         return "denied"
@@ -643,8 +656,9 @@ def _typed(
     if hypothetical:
         return None
     if family in ("torture", "sexual", "deportation"):
-        if strength == "weak" and not victim_groups(patient):
-            return None
+        pronoun = head is not None and head.pos_ == "PRON" and head.lower_ in _PERSONAL
+        if strength == "weak" and not victim_groups(patient) and not pronoun:
+            return None  # 'beat the record' is no torture; 'beat him' is
         t = {
             "torture": "torture_mistreatment",
             "sexual": "sexual_violence",
@@ -665,11 +679,32 @@ def _typed(
     return None
 
 
+_PERSONAL = {"him", "her", "them", "me", "us", "you"}
+
+
+def _refusal_threat(tok: Token) -> bool:
+    """'If you refuse, they put you in the pit': a penalty laid down for refusing to fight."""
+    if tok.dep_ != "advcl" or not any(c.dep_ == "mark" and c.lower_ == "if" for c in tok.children):
+        return False
+    refusal = [tok, *(c for c in tok.children if c.dep_ in ("xcomp", "prt", "dobj"))]
+    if not _matches(refusal, _lex().victims["deserters"]) and _low(tok) != "refuse":
+        return False
+    penalty = tok.head
+    if _negated(penalty, []):
+        return False
+    done_to = [c for c in penalty.children if c.dep_ in ("dobj", "nsubjpass")]
+    return any(c.lower_ in _PERSONAL for c in done_to) or _has(list(penalty.subtree), "punishment")
+
+
 def threat_mentions(units: list[Span], k: int) -> list[Mention]:
-    """Coercion without a killing verb: 'threatened with jail', 'forced to fight'."""
+    """Coercion without a killing verb: 'threatened with jail', 'forced to fight', 'if you
+    refuse, they put you in the pit'."""
     out = []
     unit = units[k]
     for tok in unit:
+        if _refusal_threat(tok) and _coercion_context(units, k, reach=6):
+            out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+            continue
         lemma = (_low(tok),)
         if lemma in _lex().terms["threat"]:
             scope = list(tok.subtree)
@@ -762,6 +797,12 @@ def _same_story(lay: _Layout, a: int, b: int) -> bool:
     return all(lay.para[k] == lay.para[lo] or lay.quoted[k] for k in range(lo + 1, hi + 1))
 
 
+def _para_gap(lay: _Layout, a: int, b: int) -> int:
+    """How many paragraph breaks lie between units a and b (blank lines count once)."""
+    lo, hi = min(a, b), max(a, b)
+    return len({lay.para[k] for k in range(lo, hi + 1)}) - 1
+
+
 def _resolve_types(ms: list[Mention], lay: _Layout) -> list[Mention]:
     """Combatant victims take the type of a nearby own-side/captive killing, else are combat;
     a killing with no victims of its own retells the typed killing beside it."""
@@ -797,7 +838,7 @@ def _resolve_types(ms: list[Mention], lay: _Layout) -> list[Mention]:
             for o in typed
             if (o.unit == m.unit + 1 and lay.para[o.unit] == lay.para[m.unit])
             or (0 < m.unit - o.unit <= 4 and _same_story(lay, o.unit, m.unit))
-            or (0 < m.unit - o.unit <= 3 and lay.para[m.unit] - lay.para[o.unit] <= 1)
+            or (0 < m.unit - o.unit <= 3 and _para_gap(lay, o.unit, m.unit) <= 1)
         ]
         pick = same or sorted(near, key=lambda o: (o.unit > m.unit, abs(o.unit - m.unit)))
         if pick:
@@ -820,7 +861,7 @@ def _toll_of_attack(ms: list[Mention], lay: _Layout) -> None:
             o
             for o in ms
             if 0 <= m.unit - o.unit <= 2
-            and lay.para[m.unit] - lay.para[o.unit] <= 1
+            and _para_gap(lay, o.unit, m.unit) <= 1
             and (o.unit < m.unit or o.trigger.i < m.trigger.i)
         ]
         last = max(before, key=lambda o: (o.unit, o.trigger.i), default=None)
@@ -877,13 +918,20 @@ def _merge(
         if m.support:
             continue
         target = home.get(id(m.attach)) if m.attach is not None else None
-        if target is None and (m.recap or m.anaphoric):  # 'the strike', 'after the killings'
-            back = [g for g in groups if _family(g.type) == _family(m.type)]
-            if back:
-                target = back[-1]
+        if m.recap:  # 'after the killings' only dates another act
+            continue
+        if target is None and m.anaphoric:  # 'the strike hit the market' retells the last one
+            back = [
+                g
+                for g in groups
+                if g.type not in ("no_quarter_order", "coercion_of_troops")
+                and _family(g.type) == _family(m.type)
+                and any(0 < m.unit - u <= 3 for u in g.units)
+            ]
+            same = [g for g in groups if g.type == m.type]
+            if same or back:
+                target = (same or back)[-1]
                 m.type = target.type
-            elif m.recap:
-                continue
         if target is None or target.type != m.type:
             q = quote_of.get(m.unit)
             same_quote = [
@@ -901,7 +949,9 @@ def _merge(
     # detention told beside a killing: the victims were captives
     for s in (m for m in ms if m.support):
         for g in groups:
-            if g.type in KILL_TYPES and any(0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units):
+            if g.type in KILL_TYPES and any(
+                0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units
+            ):
                 g.mentions.append(s)
                 if g.type == "killing_civilians":
                     g.type = "killing_captives"
@@ -909,13 +959,39 @@ def _merge(
     return groups
 
 
-def _doc_place(ctx: DocContext) -> Location | None:
-    places = ctx.extraction.places
-    if not places:
-        return None
-    best = Counter(p.name for p in places).most_common(1)[0][0]
-    p = next(p for p in places if p.name == best)
-    return Location(p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision)
+def _fold_headline(groups: list[_Group], units: list[Span], lay: _Layout) -> list[_Group]:
+    """A headline retells the story's main act: its mentions join the first incident of
+    the same family told in the body, which keeps the body's (better-informed) type."""
+    if len(units) < 2 or lay.para[0] == lay.para[1] or units[0].text.rstrip()[-1:] in ".!?":
+        return groups
+    out: list[_Group] = []
+    for g in groups:
+        if g.units != {0}:
+            out.append(g)
+            continue
+        body = [o for o in groups if o is not g and _family(o.type) == _family(g.type)]
+        body = [o for o in body if o.type not in ("no_quarter_order", "coercion_of_troops")]
+        if body and g.type not in ("no_quarter_order", "coercion_of_troops"):
+            body[0].mentions.extend(g.mentions)
+        else:
+            out.append(g)
+    return out
+
+
+def _is_headline(units: list[Span], k: int) -> bool:
+    """The first line, alone in its paragraph and without a full stop."""
+    if k != 0 or len(units) < 2:
+        return False
+    text = text_of(units[0].doc)
+    between = text[units[0].end_char : units[1].start_char]
+    return "\n" in between and units[0].text.rstrip()[-1:] not in ".!?"
+
+
+def _paragraph(text: str, at: int) -> tuple[int, int]:
+    """Character bounds of the paragraph (line) holding offset `at`."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, len(text) if end < 0 else end
 
 
 def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
@@ -969,22 +1045,20 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
             )
             setattr(inc, attr, Range(best.low, best.high, best.approx))
             src[attr] = [TextSpan(best.start, best.end, best.text)]
-    places = [p for s in spans for p in _within(s.start, s.end, ex.places)]
-    if places:
-        trig = ms[0].trigger.idx
-        p = min(places, key=lambda p: abs(p.start - trig))
+    main = [m for m in ms if not _is_headline(units, m.unit)] or ms
+    order = [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u != 0]
+    order += [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u == 0]
+    para = _paragraph(text_of(doc), units[main[0].unit].start_char)
+    trig = main[0].trigger.idx
+    p = fields.choose_place(doc, ex.places, order, trig)
+    if p is not None:
         inc.location = Location(
             p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision
         )
-        src["location"] = [TextSpan(p.start, p.end, p.text)]
-    elif (dp := _doc_place(ctx)) is not None:
-        inc.location = dp
-    dates = [d for s in spans for d in _within(s.start, s.end, ex.dates) if d.date_start]
-    if not dates:
-        distinct = {(d.date_start, d.date_end) for d in ex.dates if d.date_start}
-        dates = [d for d in ex.dates if d.date_start] if len(distinct) == 1 else []
-    if dates:
-        d = dates[0]
+        if any(s <= p.start < e for s, e in order):
+            src["location"] = [TextSpan(p.start, p.end, p.text)]
+    d = fields.choose_date(doc, ex.dates, order, para, trig)
+    if d is not None:
         inc.date = DateRange(d.date_start, d.date_end, d.precision)
         src["date"] = [TextSpan(d.start, d.end, d.text)]
     inc.perpetrators, src["perpetrators"] = _perpetrators(ms, ctx)
@@ -1042,20 +1116,43 @@ def _perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[T
             for q in ctx.extraction.quotes:
                 if q.start <= m.trigger.idx < q.end and q.speaker:
                     names.append(q.speaker)
-        if not toks:
-            continue
-        lo, hi = min(t.idx for t in toks), max(t.idx + len(t) for t in toks)
-        hits = [e for e in ents if lo <= e.start and e.end <= hi]
+        hits = []
+        if toks:
+            lo, hi = min(t.idx for t in toks), max(t.idx + len(t) for t in toks)
+            hits = [e for e in ents if lo <= e.start and e.end <= hi]
         for e in hits:
             names.append(e.canonical or e.text)
             spans.append(TextSpan(e.start, e.end, e.text))
-        if not hits and not ents:
+        nation = None if hits else _weapon_nationality(m.trigger, toks)
+        if nation is not None:  # 'a Russian missile': the nation's forces fired it
+            names.append(f"{nation.text} forces")
+            spans.append(TextSpan(nation.idx, nation.idx + len(nation), nation.text))
+            continue
+        if not hits and not ents and toks:
             named = [t for t in toks if t.pos_ == "PROPN" or t.ent_type_ in ("NORP", "ORG")]
             if named and _has(toks, "combatants"):
                 sp = to_span(ctx.doc, min(t.i for t in toks), max(t.i for t in toks) + 1)
                 names.append(sp.text)
                 spans.append(sp)
     return list(dict.fromkeys(names)), spans
+
+
+def _weapon_nationality(trigger: Token, agents: list[Token]) -> Token | None:
+    """The nationality adjective on a weapon or attack noun ('A Russian missile',
+    "Tuesday's Russian missile strike"); people ('Russian soldiers') are named elsewhere."""
+    heads = [trigger] + [t for t in agents if t.pos_ == "NOUN" and not _is_person(t)]
+    for h in heads:
+        if h.pos_ != "NOUN" or _is_person(h):
+            continue
+        stack = [h]
+        while stack:
+            t = stack.pop()
+            for c in t.lefts:
+                if c.dep_ in ("amod", "compound", "nmod"):
+                    if c.ent_type_ == "NORP" and c.tag_ == "JJ":
+                        return c
+                    stack.append(c)
+    return None
 
 
 _LABELS = {
@@ -1127,7 +1224,7 @@ class IncidentsStage:
                 for k, u in enumerate(units):
                     if u.start_char <= c.start < u.end_char:
                         counts.setdefault(k, set()).add(c.low)
-        groups = _merge(found, counts, _quote_index(units, ctx), lay)
+        groups = _fold_headline(_merge(found, counts, _quote_index(units, ctx), lay), units, lay)
         doc_hedges = [
             TextSpan(h.start, h.end, h.text)
             for h in ctx.extraction.hedges

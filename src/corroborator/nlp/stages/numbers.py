@@ -25,7 +25,8 @@ from importlib import resources
 from spacy.tokens import Doc, Token
 
 from corroborator.models import Count
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
+from corroborator.nlp.stages.hedges import load_lexicon
 
 _DIGITS = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
 _RANGE_WORDS = {"or", "to", "-", "–", "—"}
@@ -423,6 +424,54 @@ def _singular_victims(doc: Doc, taken: set[int]) -> list[Count]:
     return out
 
 
+@cache
+def _combatant_lemmas() -> frozenset[str]:
+    return frozenset(load_lexicon("incident_roles.json")["combatants"])
+
+
+def _conjoined_totals(doc: Doc, counts: list[Count]) -> list[Count]:
+    """ "Eight children and two teachers were killed": one toll of ten, told in parts.
+    Parts that count combatants are left apart: a civilian toll must not absorb them."""
+    out: list[Count] = []
+    roots: list[tuple[Count, Token]] = []
+    for c in counts:
+        span = doc.char_span(c.start, c.end)
+        if span is not None and len(span):
+            roots.append((c, span.root))
+    i = 0
+    while i < len(roots):
+        chain = [roots[i]]
+        while i + len(chain) < len(roots):
+            nxt_c, nxt = roots[i + len(chain)]
+            prev_c, prev = chain[-1]
+            if nxt.dep_ != "conj" or nxt.head.i not in {t.i for _, t in chain}:
+                break
+            if nxt_c.outcome != prev_c.outcome:
+                break
+            chain.append((nxt_c, nxt))
+        i += max(1, len(chain))
+        parts = [c for c, _ in chain]
+        soldiers = any(t.lemma_.lower() in _combatant_lemmas() for _, t in chain)
+        if len(parts) < 2 or soldiers or any(c.low is None for c in parts):
+            continue
+        highs = [c.high for c in parts]
+        first, last = parts[0], parts[-1]
+        groups = {c.counted for c in parts}
+        out.append(
+            Count(
+                first.start,
+                last.end,
+                text_of(doc)[first.start : last.end],
+                sum(c.low or 0 for c in parts),
+                None if None in highs else sum(h or 0 for h in highs),
+                any(c.approx for c in parts),
+                first.outcome,
+                groups.pop() if len(groups) == 1 else None,
+            )
+        )
+    return out
+
+
 class NumbersStage:
     """Token grammar for figures, dependency parse for what is counted and what happened."""
 
@@ -433,4 +482,5 @@ class NumbersStage:
         counts = _numeric_counts(doc)
         taken = {t.i for c in counts for t in doc.char_span(c.start, c.end) or []}
         counts += _singular_victims(doc, taken)
+        counts += _conjoined_totals(doc, sorted(counts, key=lambda c: c.start))
         ctx.extraction.counts.extend(sorted(counts, key=lambda c: c.start))

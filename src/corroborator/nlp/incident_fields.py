@@ -1,0 +1,140 @@
+"""Where and when an incident happened, chosen among the place and date records around it.
+
+Not every place or date in a report's sentence is the act's: "Kharkiv regional Gov."
+names an official, "fleeing towards Chad" a destination, "a report published last week"
+the report, "since seizing power in 2021" the background. The place is the most specific
+one left in the mention sentences, else the document's main place; the date is the most
+precise event date in the mention sentences, else one in their paragraph, else the
+document's only event date.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from spacy.tokens import Doc, Token
+
+from corroborator.models import DateRef, PlaceRef
+from corroborator.nlp.incident_context import words
+
+_PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
+_DATE_PRECISION = {"day": 0, "week": 1, "month": 2, "year": 3, "unknown": 4}
+_TITLE_FILLER = {"regional", "region", "region's", "oblast", "provincial", "city", "state"}
+_TITLE_FILLER |= {"district", "military", "'s", "’s", "-"}
+
+
+def _root(doc: Doc, start: int, end: int) -> Token | None:
+    span = doc.char_span(start, end, alignment_mode="expand")
+    return span.root if span is not None and len(span) else None
+
+
+def _in_title(doc: Doc, p: PlaceRef) -> bool:
+    """'Kharkiv regional Gov. Oleh Marchenko', 'Donetsk Oblast Governor': an office's name."""
+    span = doc.char_span(p.start, p.end, alignment_mode="expand")
+    if span is None:
+        return False
+    for t in doc[span.end : span.end + 3]:
+        low = t.lower_
+        if low in words()["title"] and low not in _TITLE_FILLER:
+            return True
+        if low not in _TITLE_FILLER:
+            return False
+    return False
+
+
+def _destination(doc: Doc, p: PlaceRef) -> bool:
+    """'People fleeing towards Chad': where victims went is not where the act was."""
+    tok = _root(doc, p.start, p.end)
+    hops = 0
+    while tok is not None and hops < 4 and tok.head.i != tok.i:
+        if tok.dep_ == "pobj" and tok.head.lower_ in ("to", "towards", "toward", "into", "for"):
+            verb = tok.head.head
+            return verb.lemma_.lower() in words()["flight"]
+        tok, hops = tok.head, hops + 1
+    return False
+
+
+_DASHES = ("—", "–", " - ", "--")
+
+
+def _dateline(doc: Doc, p: PlaceRef) -> bool:
+    """'KYIV —', 'SELYDOVE, Ukraine (AP) —': where the reporter filed from. The act's
+    place, if the same, is named again in the sentence."""
+    text = doc.text
+    line = text.rfind("\n", 0, p.start) + 1
+    if text[line : p.start].strip(" \t\"'“‘(") or not text[p.start : p.end].isupper():
+        return False
+    after = text[p.end : p.end + 40]
+    return any(d in after for d in _DASHES)
+
+
+def _usable(doc: Doc, p: PlaceRef) -> bool:
+    return not _in_title(doc, p) and not _destination(doc, p) and not _dateline(doc, p)
+
+
+def choose_place(
+    doc: Doc, places: Sequence[PlaceRef], spans: Sequence[tuple[int, int]], trigger: int
+) -> PlaceRef | None:
+    """Most specific usable place in the mention spans (earliest span first on ties), else
+    the document's main place. A paragraph's other places are not used: in quoted accounts
+    they name where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
+    ok = [p for p in places if _usable(doc, p)]
+    pool = [p for p in ok for s in spans if s[0] <= p.start and p.end <= s[1]]
+    if pool:
+        return min(
+            pool,
+            key=lambda p: (
+                _PRECISION.get(p.precision, 4),
+                next(i for i, s in enumerate(spans) if s[0] <= p.start < s[1]),
+                abs(p.start - trigger),
+            ),
+        )
+    pool = ok or list(places)
+    if not pool:
+        return None
+    best = Counter(p.name for p in pool).most_common(1)[0][0]
+    return next(p for p in pool if p.name == best)
+
+
+def _reporting(doc: Doc, d: DateRef) -> bool:
+    """A date of the telling ('said on Friday', 'a report published last week',
+    'in a communiqué on 1 March'), not of the act."""
+    tok = _root(doc, d.start, d.end)
+    hops = 0
+    while tok is not None and hops < 4 and tok.head.i != tok.i:
+        tok, hops = tok.head, hops + 1
+        if tok.lemma_.lower() in words()["reporting"]:
+            return True
+        if tok.pos_ == "VERB":
+            return False
+    return False
+
+
+def _background(doc: Doc, d: DateRef) -> bool:
+    """'since seizing power in 2021': a date that starts a period, not an act."""
+    tok = _root(doc, d.start, d.end)
+    return tok is not None and any(a.lower_ == "since" for a in tok.ancestors)
+
+
+def choose_date(
+    doc: Doc,
+    dates: Sequence[DateRef],
+    spans: Sequence[tuple[int, int]],
+    paragraph: tuple[int, int],
+    trigger: int,
+) -> DateRef | None:
+    """Most precise event date in the mention spans, else in the paragraph, else the
+    document's only event date."""
+    ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
+    for pool in (
+        [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]],
+        [d for d in ok if paragraph[0] <= d.start and d.end <= paragraph[1]],
+    ):
+        if pool:
+            return min(
+                pool, key=lambda d: (_DATE_PRECISION.get(d.precision, 4), abs(d.start - trigger))
+            )
+    if len({(d.date_start, d.date_end) for d in ok}) == 1:
+        return ok[0]
+    return None
