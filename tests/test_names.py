@@ -106,3 +106,16 @@ def test_scale_is_blocked() -> None:
     ms = [(f"d{i}", f"{first[i % 6]} {_surname(i)}", "person") for i in range(3000)]
     clusters = resolve(ms)
     assert len(clusters) > 2700  # a few made-up names are genuine look-alikes
+
+
+def test_full_name_mislabelled_as_organisation_joins_the_person() -> None:
+    ms = [
+        ("d1", "Azamat Uldarov", "person"),
+        ("d1", "Uldarov", "person"),
+        ("d2", "Azamat Uldarov", "organization"),  # NER label noise in another document
+        ("d3", "Wagner", "armed_group"),
+        ("d4", "Richard Wagner", "person"),
+    ]
+    c = _by_alias(resolve(ms))
+    assert c["Uldarov"].members == [0, 1, 2]
+    assert c["Wagner"] is not c["Richard Wagner"]

@@ -319,8 +319,42 @@ def resolve(mentions: list[tuple[str, str, str]]) -> list[Cluster]:
                 groups[root].append((f, members))
         for group in groups.values():
             clusters.append(_make_cluster(group, family, mentions))
+    clusters = _absorb_mislabelled(clusters, mentions)
     clusters.sort(key=lambda c: c.members[0])
     return clusters
+
+
+def _absorb_mislabelled(
+    clusters: list[Cluster], mentions: list[tuple[str, str, str]]
+) -> list[Cluster]:
+    """NER sometimes labels a full personal name ORG in one document: a non-person cluster
+    whose every alias is a multi-word name of exactly one person cluster joins that person."""
+    people: dict[str, set[int]] = defaultdict(set)
+    for i, c in enumerate(clusters):
+        if c.kind == "person":
+            for a in c.aliases:
+                key = name_key(a)
+                if " " in key:
+                    people[key].add(i)
+    absorbed: dict[int, int] = {}
+    for i, c in enumerate(clusters):
+        if c.kind == "person":
+            continue
+        targets = [people.get(name_key(a), set()) for a in c.aliases]
+        if all(len(t) == 1 for t in targets) and len(set().union(*targets)) == 1:
+            absorbed[i] = next(iter(targets[0]))
+    if not absorbed:
+        return clusters
+    out: list[Cluster] = []
+    for i, c in enumerate(clusters):
+        if i in absorbed:
+            continue
+        extra = [clusters[j] for j, t in absorbed.items() if t == i]
+        if extra:
+            c.members = sorted(c.members + [m for e in extra for m in e.members])
+            c.aliases += [a for e in extra for a in e.aliases if a not in c.aliases]
+        out.append(c)
+    return out
 
 
 def _make_cluster(

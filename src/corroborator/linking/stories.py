@@ -14,10 +14,12 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
@@ -28,6 +30,7 @@ LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
 TOP_TERMS = 60  # terms kept per document vector (bounded memory at 100k documents)
 BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
+DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
 MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
 WINDOW_DAYS = 30  # dated documents further apart than this are never candidates
@@ -110,6 +113,26 @@ def _cosine(a: _Vec, b: _Vec) -> float:
     return dot / (a.norm * b.norm) if dot else 0.0
 
 
+class _HashedCounts:
+    """Document frequencies in a fixed hashed table: a corpus has millions of distinct
+    bigrams, and a dict of them dominated memory at 100k documents. Collisions only make
+    a rare term look slightly less rare."""
+
+    def __init__(self, bits: int = DF_BITS) -> None:
+        self._mask = (1 << bits) - 1
+        self._table = np.zeros(1 << bits, dtype=np.int32)
+
+    def _slot(self, key: str) -> int:
+        return zlib.crc32(key.encode()) & self._mask
+
+    def add(self, keys: Iterable[str]) -> None:
+        slots = np.fromiter({self._slot(k) for k in keys}, dtype=np.int64)
+        self._table[slots] += 1
+
+    def __getitem__(self, key: str) -> int:
+        return int(self._table[self._slot(key)])
+
+
 class StoryIndex:
     """Incremental story linker. `observe` updates term statistics; `link` assigns a story.
 
@@ -119,28 +142,29 @@ class StoryIndex:
     def __init__(self, threshold: float = THRESHOLD) -> None:
         self.threshold = threshold
         self.n_docs = 0
-        self.df: Counter[str] = Counter()
-        self._counts: dict[str, dict[str, float]] = {}
+        self.df = _HashedCounts()
+        self._seen: set[str] = set()
         self._vecs: dict[str, _Vec] = {}
         self._postings: dict[str, list[str]] = defaultdict(list)
         self.story_of: dict[str, str] = {}
         self.members: dict[str, list[str]] = defaultdict(list)
 
     def observe(self, doc: StoryDoc) -> None:
-        """Count the document's terms for IDF (counts are kept only until it is linked)."""
-        if doc.doc_id in self._counts or doc.doc_id in self.story_of:
+        """Count the document's terms for IDF. Counts are not kept (recomputed when linking):
+        holding them for a whole batch cost over 1 GB at 100k documents."""
+        if doc.doc_id in self._seen:
             return
+        self._seen.add(doc.doc_id)
         counts = term_counts(doc.text)
-        self._counts[doc.doc_id] = counts
         self.n_docs += 1
-        self.df.update(counts.keys())
-        self.df.update(_keys(doc))
+        self.df.add(counts.keys())
+        self.df.add(_keys(doc))
 
     def _idf(self, key: str) -> float:
         return math.log((1 + self.n_docs) / (1 + self.df[key])) + 1.0
 
     def _vector(self, doc: StoryDoc) -> _Vec:
-        counts = self._counts.pop(doc.doc_id, None) or term_counts(doc.text)
+        counts = term_counts(doc.text)
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
         norm = math.sqrt(sum(v * v for v in weighted.values())) or 1.0
         # Keep the heaviest terms that other documents share (a term seen once can never

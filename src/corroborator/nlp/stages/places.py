@@ -9,21 +9,29 @@ to the other side of the world. Unknown names give no PlaceRef and never block t
 Once the document has a country context, a town in a country it never names (nor borders)
 must be famous (a capital, or a big city) to win; otherwise the mention stays unresolved
 ("Kani" in a Myanmar story is not the Japanese city of that name).
+
+Villages the gazetteer lacks still get a PlaceRef (no id, no coordinates) when the text says
+they are settlements: "the village of X", "X village", "X, a town near Y", or a place-tagged
+X "in/near" a resolved place. Region and country come from that following place, else from
+the sentence's one region and the document's main country. A resolved town named by one of
+its alternate names keeps the source's spelling as `name` ("El Geneina", not "Al-Junaynah").
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 
 from corroborator.models import EntityMention, PlaceRef
-from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
+from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
@@ -190,6 +198,23 @@ class Resolver:
         return out
 
 
+def _surface_name(text: str, place: Place, gaz: Gazetteer) -> str:
+    """The source's own spelling when it is one of the town's names ("El Geneina"), so
+    investigators see the report's words; the GeoNames primary name otherwise."""
+    if place.kind != "city" or normalize(text) == normalize(place.name):
+        return place.name
+    if place not in gaz.candidates(text):  # a fuzzy match ("Donestk"): the entry's spelling
+        return place.name
+    return _clean_name(text)
+
+
+def _clean_name(text: str) -> str:
+    name = text[4:] if text[:4].lower() == "the " else text
+    if name.isupper():
+        name = " ".join("-".join(w.capitalize() for w in part.split("-")) for part in name.split())
+    return name[:1].upper() + name[1:]
+
+
 def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> list[PlaceRef]:
     mentions = _mentions(doc, entities)
     out: list[PlaceRef] = []
@@ -201,7 +226,7 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
                 start=m.start,
                 end=m.end,
                 text=m.text,
-                name=place.name,
+                name=_surface_name(m.text, place, gaz),
                 geonames_id=place.geonameid,
                 lat=place.lat,
                 lon=place.lon,
@@ -210,7 +235,178 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
                 precision=_PRECISION[place.kind],
             )
         )
+    gpe = [(m.start, m.end) for m in mentions if m.text and _is_gpe(doc, m.start, m.end)]
+    return sorted(out + unlisted_settlements(doc, out, gpe), key=lambda p: p.start)
+
+
+# ------------------------------------------------------------ settlements not in GeoNames
+
+_RANK = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
+_LINKS = {"in", "near", "outside", "of", "by", "at"}
+_PARTICLES = {"al", "el", "ad", "ar", "as", "ash", "az", "ez", "de", "du", "la", "le", "des"}
+_PARTICLES |= {"bin", "ibn", "um", "umm", "van", "von", "-"}
+_NOT_NAMES = {"DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
+_STOPS = {",", ";", ":", "(", ")", "—", "–", ".", "!", "?", '"', "“", "”"}
+_WINDOW = 8  # tokens after a settlement in which its region may be named
+_MAX_NAME = 4
+
+
+@cache
+def _word_list(name: str) -> frozenset[str]:
+    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
+    return frozenset(w.strip() for w in text.splitlines() if w.strip() and w[0] != "#")
+
+
+def _is_gpe(doc: Doc, start: int, end: int) -> bool:
+    span = doc.char_span(start, end)
+    return span is not None and any(t.ent_type_ == "GPE" for t in span)
+
+
+def _name_token(tok: Token) -> bool:
+    """A capitalised proper-noun word that can be part of a place name."""
+    return (
+        tok.text[:1].isupper()
+        and tok.text[:1].isalpha()
+        and tok.ent_type_ not in _NOT_NAMES
+        and (tok.pos_ == "PROPN" or tok.ent_type_ in {"GPE", "LOC", "ORG", "PERSON", "FAC"})
+        and tok.lower_ not in _word_list("places_settlements.txt")
+    )
+
+
+def _name_after(doc: Doc, i: int) -> int:
+    """End (exclusive) of the capitalised name that starts at token i, or i if none."""
+    j, words = i, 0
+    while j < len(doc) and words < _MAX_NAME:
+        tok = doc[j]
+        if _name_token(tok) and (j == i or not tok.is_sent_start):
+            j, words = j + 1, words + 1
+        elif j > i and tok.lower_ in _PARTICLES and j + 1 < len(doc) and _name_token(doc[j + 1]):
+            j += 1
+        else:
+            break
+    return j
+
+
+def _name_before(doc: Doc, j: int) -> int:
+    """Start of the capitalised name that ends just before token j, or j if none."""
+    i, words = j, 0
+    while i > 0 and words < _MAX_NAME and _name_token(doc[i - 1]):
+        i, words = i - 1, words + 1
+        if doc[i].is_sent_start:
+            break
+    return i
+
+
+def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
+    """(first token, end token, token after the cue) of names the text calls settlements."""
+    nouns = _word_list("places_settlements.txt")
+    out: list[tuple[int, int, int]] = []
+    for tok in doc:
+        if tok.lower_ not in nouns or not tok.text.islower():
+            continue
+        i = tok.i
+        if i + 1 < len(doc) and doc[i + 1].lower_ == "of":  # "the village of X"
+            end = _name_after(doc, i + 2)
+            if end > i + 2:
+                out.append((i + 2, end, end))
+        start = _name_before(doc, i)  # "X village", "the X neighbourhood of Y"
+        if start < i:
+            out.append((start, i, i + 1))
+        # "X, a (small frontline) village near Y"
+        k = i - 1
+        while k > 0 and doc[k].text.islower() and doc[k].lower_ not in {"a", "an"}:
+            k -= 1
+        compound = tok.dep_ == "compound"  # "Ann Lee, a town councillor": not a town
+        if k >= 2 and i - k <= 4 and doc[k].lower_ in {"a", "an"} and doc[k - 1].text == ",":
+            if compound:
+                continue
+            start = _name_before(doc, k - 1)
+            if start < k - 1:
+                out.append((start, k - 1, i + 1))
     return out
+
+
+def _region_after(doc: Doc, after: int, refs: list[PlaceRef]) -> PlaceRef | None:
+    """The most precise resolved place in the phrase that follows ("in Y's Z region")."""
+    if after >= len(doc) or doc[after].lower_ not in _LINKS:
+        return None
+    end = after + 1
+    while end < min(len(doc), after + _WINDOW) and doc[end].text not in _STOPS:
+        if doc[end].is_sent_start:
+            break
+        end += 1
+    lo, hi = doc[after].idx, doc[end - 1].idx + len(doc[end - 1])
+    near = [p for p in refs if lo <= p.start and p.end <= hi and p.geonames_id is not None]
+    return min(near, key=lambda p: (_RANK[p.precision], p.start), default=None)
+
+
+def _context_region(doc: Doc, tok: int, refs: list[PlaceRef]) -> tuple[str | None, str | None]:
+    """(admin1, country) from the sentence's one named region, else the document's main
+    country."""
+    sent = doc[tok].sent
+    regions = {
+        (p.admin1, p.country)
+        for p in refs
+        if sent.start_char <= p.start < sent.end_char and p.admin1 and p.precision != "country"
+    }
+    if len(regions) == 1:
+        return regions.pop()
+    countries = Counter(p.country for p in refs if p.country and p.geonames_id is not None)
+    return None, countries.most_common(1)[0][0] if countries else None
+
+
+def unlisted_settlements(
+    doc: Doc, refs: list[PlaceRef], gpe_mentions: list[tuple[int, int]]
+) -> list[PlaceRef]:
+    """PlaceRefs for settlements the gazetteer does not know (see the module docstring)."""
+    taken = {i for p in refs for i in range(p.start, p.end)}
+    text = doc.text
+    found: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+    cands = [(s, e, a, False) for s, e, a in _cued_names(doc)]
+    for start, end in gpe_mentions:  # "X in/near Y" with X tagged as a place
+        span = doc.char_span(start, end)
+        if span is not None and span[-1].lower_ not in _word_list("places_features.txt"):
+            cands.append((span.start, span.end, span.end, True))
+    for s, e, after, needs_region in cands:
+        lo, hi = doc[s].idx, doc[e - 1].idx + len(doc[e - 1])
+        if any(i in taken for i in range(lo, hi)) or (lo, hi) in found:
+            continue
+        region = _region_after(doc, after, refs)
+        if needs_region and (region is None or region.precision == "country"):
+            continue  # "Darfur in western Sudan": a region, not a village
+        if region is not None:
+            found[(lo, hi)] = (
+                region.admin1 if region.precision != "country" else None,
+                region.country,
+            )
+        else:
+            found[(lo, hi)] = _context_region(doc, s, refs)
+    out = [_settlement(text, lo, hi, *where) for (lo, hi), where in found.items()]
+    # later bare mentions of the same village ("In X, soldiers ...") are the same place
+    seen = {i for p in out for i in range(p.start, p.end)} | taken
+    for p in list(out):
+        for m in re.finditer(rf"(?<![\w-]){re.escape(p.text)}(?![\w-])", text):
+            if not any(i in seen for i in range(m.start(), m.end())):
+                out.append(_settlement(text, m.start(), m.end(), p.admin1, p.country))
+                seen.update(range(m.start(), m.end()))
+    return out
+
+
+def _settlement(
+    text: str, start: int, end: int, admin1: str | None, country: str | None
+) -> PlaceRef:
+    return PlaceRef(
+        start=start,
+        end=end,
+        text=text[start:end],
+        name=_clean_name(text[start:end]),
+        geonames_id=None,
+        lat=None,
+        lon=None,
+        admin1=admin1,
+        country=country,
+        precision="settlement",
+    )
 
 
 class PlacesStage:
