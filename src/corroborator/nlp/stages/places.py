@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -31,7 +31,7 @@ from pathlib import Path
 from spacy.tokens import Doc, Token
 
 from corroborator.models import EntityMention, PlaceRef
-from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
+from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
@@ -199,17 +199,31 @@ class Resolver:
 
 
 def _surface_name(text: str, place: Place, gaz: Gazetteer) -> str:
-    """The source's own spelling when it is one of the town's names ("El Geneina"), so
-    investigators see the report's words; the GeoNames primary name otherwise."""
-    if place.kind != "city" or normalize(text) == normalize(place.name):
-        return place.name
-    if place not in gaz.candidates(text):  # a fuzzy match ("Donestk"): the entry's spelling
+    """The source's own spelling when it is one of the town's names ("El Geneina", "Ardamata"
+    for "'Ārdamatā"), so investigators see the report's words; the GeoNames primary name for
+    regions, countries and fuzzy matches ("Donestk")."""
+    if place.kind != "city" or place not in gaz.candidates(text):
         return place.name
     return _clean_name(text)
 
 
+def _one_name_each(refs: list[PlaceRef]) -> list[PlaceRef]:
+    """One spelling per place in a document: the one the source uses most ("Axum" four
+    times, "Aksum" once), the first seen on ties."""
+    names: dict[int, Counter[str]] = {}
+    for p in refs:
+        if p.geonames_id is not None:
+            names.setdefault(p.geonames_id, Counter())[p.name] += 1
+    return [
+        replace(p, name=names[p.geonames_id].most_common(1)[0][0])
+        if p.geonames_id is not None
+        else p
+        for p in refs
+    ]
+
+
 def _clean_name(text: str) -> str:
-    name = text[4:] if text[:4].lower() == "the " else text
+    name = text[4:] if text[:4] == "the " else text  # "the Donbas", but "The Hague"
     if name.isupper():
         name = " ".join("-".join(w.capitalize() for w in part.split("-")) for part in name.split())
     return name[:1].upper() + name[1:]
@@ -235,6 +249,7 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
                 precision=_PRECISION[place.kind],
             )
         )
+    out = _one_name_each(out)
     gpe = [(m.start, m.end) for m in mentions if m.text and _is_gpe(doc, m.start, m.end)]
     return sorted(out + unlisted_settlements(doc, out, gpe), key=lambda p: p.start)
 
@@ -273,6 +288,19 @@ def _name_token(tok: Token) -> bool:
     )
 
 
+def _demonym(text: str) -> bool:
+    """'Ukrainian', 'Sudanese': a nationality word, not a place name."""
+    low = text.lower()
+    return low in _demonyms() or low.endswith(("ian", "ese", "ean", "ish", "yan"))
+
+
+@cache
+def _demonyms() -> frozenset[str]:
+    text = resources.files("corroborator.nlp.lexicons").joinpath("entities_demonyms.tsv")
+    rows = text.read_text("utf-8").splitlines()
+    return frozenset(r.split("\t")[0] for r in rows if r and not r.startswith("#"))
+
+
 def _name_after(doc: Doc, i: int) -> int:
     """End (exclusive) of the capitalised name that starts at token i, or i if none."""
     j, words = i, 0
@@ -309,8 +337,11 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
             end = _name_after(doc, i + 2)
             if end > i + 2:
                 out.append((i + 2, end, end))
-        start = _name_before(doc, i)  # "X village", "the X neighbourhood of Y"
-        if start < i:
+        start = _name_before(doc, i)  # "X village"; not "the Tigrayan town of Axum"
+        named_after = (
+            i + 2 < len(doc) and doc[i + 1].lower_ == "of" and _name_after(doc, i + 2) > i + 2
+        )
+        if start < i and not named_after and not _demonym(doc[start:i].text):
             out.append((start, i, i + 1))
         # "X, a (small frontline) village near Y"
         k = i - 1
@@ -360,7 +391,7 @@ def unlisted_settlements(
 ) -> list[PlaceRef]:
     """PlaceRefs for settlements the gazetteer does not know (see the module docstring)."""
     taken = {i for p in refs for i in range(p.start, p.end)}
-    text = doc.text
+    text = text_of(doc)
     found: dict[tuple[int, int], tuple[str | None, str | None]] = {}
     cands = [(s, e, a, False) for s, e, a in _cued_names(doc)]
     for start, end in gpe_mentions:  # "X in/near Y" with X tagged as a place

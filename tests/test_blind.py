@@ -1,0 +1,192 @@
+"""Blind held-out gold: ten composed articles nobody tuned on, scored through the real CLI.
+
+The texts (tests/fixtures/blind/docs) differ from the seeds in conflict, outlet and style:
+AP wire with a dateline, a second outlet retelling the same shelling with a revised toll,
+a look-alike market strike that must stay apart, a UN panel excerpt with numbers in
+words, a British long-form feature with multi-paragraph single quotes, an official
+denial, an intercepted call with nested quotes, an NGO follow-up, a Q/A testimony
+transcript and an HTML page with boilerplate. Floors sit a little under the figures
+measured when the set was written, so regressions show; known gaps are strict xfails.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import run_cli
+
+BLIND = Path(__file__).parent / "fixtures" / "blind"
+DOCS = BLIND / "docs"
+GOLD = BLIND / "gold.jsonl"
+
+# Measured on first run (incidents .598, quotes .943, with speaker .657, same_story 1,
+# entities .741, overall .749; fields: killed_low .571, location .500, date .786).
+FLOORS = {
+    "incidents": 0.52,
+    "quotes": 0.85,
+    "quotes_with_speaker": 0.57,
+    "same_story": 1.0,
+    "entities": 0.65,
+}
+FIELD_FLOORS = {"killed_low": 0.5, "location": 0.42, "date": 0.7}
+OVERALL_FLOOR = 0.68
+
+
+def _gold() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _source_texts() -> dict[str, str]:
+    """Raw text of every source: jsonl records by id, other files by base name."""
+    texts: dict[str, str] = {}
+    for path in sorted(DOCS.iterdir()):
+        if path.suffix == ".jsonl":
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                texts[record["id"]] = record["text"]
+        else:
+            texts[path.name] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def _gold_strings() -> list[tuple[str, str]]:
+    """(source_file, exact string) for every mention and quote in the gold."""
+    pairs: list[tuple[str, str]] = []
+    for record in _gold():
+        if record["kind"] == "incident":
+            pairs += [(m["source_file"], m["quote"]) for m in record["mentions"]]
+        elif record["kind"] == "quote":
+            pairs.append((record["source_file"], record["text"]))
+    return pairs
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Ingest the blind folder once into a fresh database; score and export it."""
+    db = tmp_path_factory.mktemp("blind") / "blind.db"
+    env = {"CORROBORATOR_DB": str(db), "CORROBORATOR_ARCHIVE": str(db.with_suffix(".archive"))}
+    ingest = run_cli("ingest", "--quiet", str(DOCS), env=env)
+    assert ingest.returncode == 0, ingest.stderr
+    scored = run_cli("eval", str(GOLD), "--json", env=env)
+    assert scored.returncode == 0, scored.stderr
+    print(run_cli("eval", str(GOLD), env=env).stdout)
+    exports: dict[str, Any] = {"report": json.loads(scored.stdout)}
+    for what in ("documents", "incidents", "quotes"):
+        out = run_cli("export", "--what", what, "--format", "jsonl", env=env)
+        assert out.returncode == 0, out.stderr
+        exports[what] = [json.loads(line) for line in out.stdout.splitlines() if line]
+    return exports
+
+
+def test_gold_strings_occur_verbatim_in_sources() -> None:
+    texts = _source_texts()
+    missing = [(f, s) for f, s in _gold_strings() if s not in texts[f]]
+    assert not missing
+    corpus = "\n".join(texts.values())
+    aliases = [a for r in _gold() if r["kind"] == "entity" for a in r["aliases"]]
+    assert aliases and all(a in corpus for a in aliases)
+
+
+def test_gold_mentions_are_five_to_twenty_words() -> None:
+    lengths = [
+        len(m["quote"].split()) for r in _gold() if r["kind"] == "incident" for m in r["mentions"]
+    ]
+    assert lengths and all(5 <= n <= 20 for n in lengths)
+
+
+def test_gold_strings_occur_in_working_texts(run: dict[str, Any]) -> None:
+    """The HTML page's extracted text (not only its markup) holds every gold string."""
+    texts = {d["source_file"]: d["text"] for d in run["documents"]}
+    assert len(texts) == 10
+    assert [(f, s) for f, s in _gold_strings() if s not in texts[f]] == []
+
+
+def test_html_page_metadata_and_boilerplate(run: dict[str, Any]) -> None:
+    page = next(d for d in run["documents"] if d["source_file"] == "gaza_shelter.html")
+    assert page["outlet"] == "The Levant Ledger"
+    assert page["published"] == "2024-07-07"
+    for boilerplate in ("Most read", "All rights reserved", "Subscribe for just", "picnic"):
+        assert boilerplate not in page["text"]
+
+
+@pytest.mark.parametrize("kind", sorted(FLOORS))
+def test_f1_floor(run: dict[str, Any], kind: str) -> None:
+    assert run["report"][kind]["f1"] >= FLOORS[kind], run["report"][kind]
+
+
+@pytest.mark.parametrize("field", sorted(FIELD_FLOORS))
+def test_field_floor(run: dict[str, Any], field: str) -> None:
+    assert run["report"]["fields"][field]["accuracy"] >= FIELD_FLOORS[field]
+
+
+def test_overall_floor(run: dict[str, Any]) -> None:
+    assert run["report"]["overall_f1"] >= OVERALL_FLOOR
+
+
+def test_look_alike_strike_stays_apart(run: dict[str, Any]) -> None:
+    """Nyala (Oct 2023, army jet) and El Fasher (Jun 2024, RSF shells) share no incident."""
+    stories = {d["source_file"]: d["story_id"] for d in run["documents"]}
+    assert stories["b01-ap-elfasher"] == stories["b02-courier-alfashir"]
+    assert stories["b03-nilewire-nyala"] != stories["b01-ap-elfasher"]
+    ids = {d["document_id"]: d["source_file"] for d in run["documents"]}
+    for incident in run["incidents"]:
+        files = {ids[m["document_id"]] for m in incident["mentions"]}
+        assert not (
+            "b03-nilewire-nyala" in files and files & {"b01-ap-elfasher", "b02-courier-alfashir"}
+        )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: the El Fasher shelling (b01 'El Fasher', day-dated) and its retelling (b02 "
+    "'al-Fashir', placed only at North Darfur, undated) are not linked into one incident.",
+)
+def test_cross_document_incident_link(run: dict[str, Any]) -> None:
+    assert run["report"]["cross_document_links"]["recall"] >= 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: the Q/A testimony transcript (first-person answers, no reporting verbs) "
+    "yields no incident: detention, electric-wire torture and a disappearance are missed.",
+)
+def test_testimony_transcript_incidents(run: dict[str, Any]) -> None:
+    ids = {d["document_id"]: d["source_file"] for d in run["documents"]}
+    files = {ids[m["document_id"]] for i in run["incidents"] for m in i["mentions"]}
+    assert "testimony_k14.txt" in files
+
+
+def _denial_stances(run: dict[str, Any]) -> tuple[int, int]:
+    """(gold 'denies' quotes the system also marks 'denies', gold 'denies' quotes)."""
+    gold = [r for r in _gold() if r["kind"] == "quote" and r["stance"] == "denies"]
+    ids = {d["document_id"]: d["source_file"] for d in run["documents"]}
+    hits = 0
+    for g in gold:
+        head = g["text"][:25]
+        hits += any(
+            ids[q["document_id"]] == g["source_file"]
+            and head in q["text"]
+            and q["stance"] == "denies"
+            for q in run["quotes"]
+        )
+    return hits, len(gold)
+
+
+def test_denial_stance_floor(run: dict[str, Any]) -> None:
+    hits, total = _denial_stances(run)
+    assert total == 6 and hits >= 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: denials phrased as justification ('used as a headquarters by armed terrorist "
+    "groups', 'mostly those who wore uniforms', 'operate in strict respect of human rights', "
+    "'a campaign of disinformation') get stance 'asserts'.",
+)
+def test_denial_stance_most(run: dict[str, Any]) -> None:
+    hits, total = _denial_stances(run)
+    assert hits >= 5
