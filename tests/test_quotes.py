@@ -286,3 +286,51 @@ def test_soldier_telling_of_his_units_killings_is_a_perpetrator(nlp: Language) -
     )
     (q,) = quotes(nlp, text)
     assert (q.speaker, q.speaker_role) == ("Moldovan mercenary", "perpetrator")
+
+
+# -- held-out failure patterns (plural possessives, pronoun gender, appositions, roles) ----
+def test_plural_possessive_inside_running_quotation() -> None:
+    text = (
+        "‘We waited all night. The farmers’ wives hid the children in the barn.\n\n"
+        "‘In the morning the lorries had gone.’"
+    )
+    assert marked(text) == [
+        "We waited all night. The farmers’ wives hid the children in the barn.",
+        "In the morning the lorries had gone.",
+    ]
+    phrase = "Officials called them ‘the traitors’ and walked away."
+    assert marked(phrase) == ["the traitors"]
+
+
+def test_possessive_her_sets_gender_before_he(nlp: Language) -> None:
+    text = (
+        "Neighbours described a night of gunfire. Mariam Osei, 52, who keeps a pharmacy on "
+        "the corner, said her uncle was shot as he tried to pull an injured porter to safety.\n\n"
+        '"He pushed me back inside, and then I never saw him again," she said.'
+    )
+    [q] = quotes(nlp, text)
+    assert q.speaker == "Mariam Osei"
+    assert q.speaker_role == "witness"
+
+
+def test_comma_apposition_name_speaks_not_the_possessor(nlp: Language) -> None:
+    text = (
+        "Tomasz’s nephew, Kiril, who was 15 and hid in the mill, tells it slowly. "
+        "‘I saw the lorries stop at the bridge and then everyone ran,’ he said."
+    )
+    [q] = quotes(nlp, text)
+    assert q.speaker == "Kiril"
+    assert q.speaker_role == "witness"
+
+
+def test_one_of_the_plural_uses_singular_head(nlp: Language) -> None:
+    text = 'One of the cousins told him: "You will stay here until you sign the paper."'
+    [q] = quotes(nlp, text)
+    assert q.speaker == "cousin"
+
+
+def test_heard_shooting_is_not_a_confession(nlp: Language) -> None:
+    text = "‘We hid behind the wall and we heard shooting for hours,’ said Nadia Brenner."
+    [q] = quotes(nlp, text)
+    assert q.speaker == "Nadia Brenner"
+    assert q.speaker_role == "witness"

@@ -11,6 +11,7 @@ Marks of the other family inside an open quote are nested quotes and are skipped
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 DOUBLE_OPEN = "“„«"
@@ -72,14 +73,18 @@ def _closes(text: str, i: int, lo: int, hi: int) -> bool:
     return bool(prev) and not prev.isspace() and (not nxt or nxt.isspace() or nxt in CLOSE_BEFORE)
 
 
-def _plural_possessive(text: str, i: int, hi: int) -> bool:
-    """soldiers’ families: an s, then the mark, then a lowercase word, and a closer later."""
+def _plural_possessive(text: str, i: int, hi: int, open_at: int) -> bool:
+    """soldiers’ families: an s, then the mark, then a lowercase word, and either a closer
+    later or an open quotation of whole sentences, whose closer follows punctuation, not a
+    bare word (a quotation running on into the next paragraph has no closer here)."""
     if text[i - 1] not in "sS" or i + 2 >= hi or text[i + 1] != " ":
         return False
     if not text[i + 2].islower():
         return False
     rest = text[i + 1 : hi]
-    return any(ch in SINGLE_AMBIG and _closes(text, i + 1 + k, i, hi) for k, ch in enumerate(rest))
+    if any(ch in SINGLE_AMBIG and _closes(text, i + 1 + k, i, hi) for k, ch in enumerate(rest)):
+        return True
+    return re.search(r"[.!?]\s", text[open_at:i]) is not None
 
 
 def _is_apostrophe(text: str, i: int, lo: int, hi: int) -> bool:
@@ -124,7 +129,7 @@ def _scan_paragraph(text: str, lo: int, hi: int, para: int) -> list[MarkedQuote]
             if family == "d" or _is_apostrophe(text, i, lo, hi):
                 continue
             if family == "s":
-                if _closes(text, i, lo, hi) and not _plural_possessive(text, i, hi):
+                if _closes(text, i, lo, hi) and not _plural_possessive(text, i, hi, open_at):
                     emit(i, i)
                     family = ""
             elif _opens(text, i, lo, hi) and not text[i + 1].isdigit():

@@ -28,12 +28,14 @@ MIN_WORDS = 4
 SUBJECTS = ("nsubj", "nsubjpass")
 PERSONAL = {"his", "her", "he", "she", "himself", "herself"}
 PRONOUNS = {"he": ("m", False), "she": ("f", False), "they": ("-", True)}
+POSSESSIVES = {"his": "m", "her": "f"}
 DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "another", "one", "some"}
 NEW_MARKERS = {"a", "an", "another", "one", "some", "separate", "second", "third", "other"}
 DROP_WORDS = {"separate", "second", "third", "other", "another", "same", "fellow", "also"}
 GENERIC_HEADS = {"man", "woman", "person", "boy", "girl"}
 PARTITIVES = {"one"}
 FIRST_PERSON = {"i", "me", "my", "we", "us", "our"}
+PERCEPTION = {"hear", "see", "watch", "notice", "listen", "feel", "smell"}
 HARM_NOUNS = {"wound", "wounds", "injury", "injuries"}
 MAX_BACK = 6  # sentences a pronoun may look back
 ROLE_ORDER = ("official", "journalist", "victim", "witness", "other")
@@ -98,6 +100,7 @@ class Referent:
     confesses: bool = False
     harmed: bool = False
     denies: bool = False
+    narrates: bool = False  # quoted in the first person about what happened
 
 
 @dataclass(eq=False)
@@ -179,6 +182,8 @@ class Discourse:
                     self._add_name(ent)
             elif tok.lower_ in PRONOUNS and tok.dep_ in SUBJECTS:
                 self._add_pronoun(tok)
+            elif tok.lower_ in POSSESSIVES and tok.dep_ == "poss":
+                self._add_pronoun(tok, POSSESSIVES[tok.lower_])
             elif self._is_person_noun(tok) and not self._titles_a_name(tok, person_ents):
                 self._add_description(tok)
 
@@ -188,6 +193,9 @@ class Discourse:
         spans = {t.i: ent for ent in self.doc.ents if ent.label_ == "PERSON" for t in ent}
         for tok in self.doc:
             if tok.i in spans or self.inside[tok.i] or tok.pos_ != "PROPN":
+                continue
+            if self._comma_appos(tok):
+                spans[tok.i] = tok.doc[tok.i : tok.i + 1]
                 continue
             if tok.dep_ == "compound" or tok.ent_type_ in ("GPE", "LOC", "DATE", "NORP"):
                 continue
@@ -199,6 +207,16 @@ class Discourse:
                     spans[t.i] = chunk
         return spans
 
+    def _comma_appos(self, tok: Token) -> bool:
+        """ "her cousin, Hagos, who ...": the name after a person noun is that person (the
+        model may call it a place; the relative "who" settles it)."""
+        before = tok.doc[tok.i - 2] if tok.i > 1 else None
+        if before is None or not self._is_person_noun(before) or _comma_name(before) != tok:
+            return False
+        nxt = tok.doc[tok.i + 1 : tok.i + 3]
+        who = len(nxt) == 2 and nxt[1].lower_ == "who"
+        return tok.ent_type_ in ("", "PERSON") or who
+
     def _looks_like_person(self, tok: Token, spans: dict[int, Span]) -> bool:
         subj = tok.head if tok.dep_ == "conj" and tok.head.dep_ in SUBJECTS else tok
         if subj.dep_ == "nsubj" and _is_cue(subj.head, self.lex):
@@ -209,6 +227,12 @@ class Discourse:
                 return True
         if any(c.dep_ == "appos" and self._is_person_noun(c) for c in tok.children):
             return True
+        if (
+            tok.dep_ == "appos"
+            and self._is_person_noun(tok.head)
+            and tok.ent_type_ in ("", "PERSON")
+        ):
+            return True  # "her cousin, Hagos,": the cousin is the name
         if any(c.dep_ == "compound" and c.lemma_.lower() in self.lex.persons for c in tok.children):
             return True
         return any(self._is_person_noun(n) and _named_by(n) == tok for n in tok.ancestors)
@@ -222,7 +246,7 @@ class Discourse:
 
     def _titles_a_name(self, tok: Token, person_ents: dict[int, Span]) -> bool:
         """ "a soldier by the name of Sergey", "Weir, researcher at ...": the noun describes a name."""
-        name = _named_by(tok)
+        name = _named_by(tok) or _comma_name(tok)
         if name is None and tok.dep_ == "conj" and tok.head.dep_ == "appos":
             tok_head = tok.head.head  # "Weir, crisis and conflict researcher at ..."
             name = tok_head if tok_head.i in person_ents else None
@@ -286,8 +310,12 @@ class Discourse:
         for t in ent:
             self.by_token[t.i] = mention
 
-    def _add_pronoun(self, tok: Token) -> None:
-        gender, plural = PRONOUNS[tok.lower_]
+    def _add_pronoun(self, tok: Token, gender: str = "") -> None:
+        """A subject pronoun, or "his"/"her" (whose gender then tells "she said" from "he
+        tried" in "X said her brother was shot as he tried ...")."""
+        plural = False
+        if not gender:
+            gender, plural = PRONOUNS[tok.lower_]
 
         def fits(ref: Referent) -> bool:
             if ref.kind == "org":
@@ -488,6 +516,18 @@ def _named_by(tok: Token) -> Token | None:
                 if name.pos_ == "PROPN":
                     return name
     return None
+
+
+def _comma_name(tok: Token) -> Token | None:
+    """ "X's cousin, Hagos, who ...": a one-word proper name set off by commas right after
+    a noun, which the parser often misreads as a second subject rather than an apposition."""
+    doc = tok.doc
+    if tok.i + 3 >= len(doc) or doc[tok.i + 1].text != ",":
+        return None
+    name, after = doc[tok.i + 2], doc[tok.i + 3]
+    if name.pos_ != "PROPN" or not name.text[:1].isupper() or after.text != ",":
+        return None
+    return name
 
 
 def _in_reported_clause(tok: Token, cues: dict[str, str]) -> bool:
@@ -882,6 +922,8 @@ def _self_report(doc: Doc, q: Quote, lex: Lexicon) -> tuple[bool, bool]:
         if not _violent(t, lex) or t.pos_ != "VERB" or _negated(t):
             continue
         subj = _subject(t)
+        if t.tag_ == "VBG" and t.head.lemma_.lower() in PERCEPTION:
+            subj = None  # "we heard shooting": witnessed, not done
         if subj is not None and subj.lower_ in ("i", "we") and subj.dep_ == "nsubj":
             did = True
         if subj is not None and subj.lower_ == "i" and subj.dep_ == "nsubjpass":
@@ -889,6 +931,15 @@ def _self_report(doc: Doc, q: Quote, lex: Lexicon) -> tuple[bool, bool]:
         if any(c.dep_ == "dobj" and c.lower_ == "me" for c in t.children):
             harmed = True
     return did, harmed
+
+
+def _narrates(doc: Doc, q: Quote) -> bool:
+    """ "We heard the jet", "I lost my husband": the speaker tells, in the first person and
+    the past tense, what they lived through."""
+    return any(
+        t.lower_ in ("i", "we") and t.dep_ in SUBJECTS and t.head.tag_ == "VBD"
+        for t in _quote_tokens(doc, q)
+    )
 
 
 def _narrative_evidence(disc: Discourse) -> None:
@@ -978,7 +1029,10 @@ def _role(ref: Referent, lex: Lexicon) -> str:
     harmed = ref.harmed or (ref.group is not None and ref.group.harmed)
     if harmed and hints & {"witness", "victim"}:
         return "victim"
-    return next((r for r in ROLE_ORDER if r in hints), "other")
+    role = next((r for r in ROLE_ORDER if r in hints), "other")
+    if role == "other" and ref.narrates and ref.kind != "org":
+        return "witness"  # a person telling, in the first person, what they lived through
+    return role
 
 
 # -- the stage ---------------------------------------------------------------------
@@ -1039,6 +1093,7 @@ def extract_quotes(ctx: DocContext) -> list[Quote]:
         if ref is None:
             continue
         did, harmed = _self_report(doc, record, lex)
+        ref.narrates |= _narrates(doc, record)
         ref.confesses |= did
         ref.harmed |= harmed
         ref.denies |= denied
