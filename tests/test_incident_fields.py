@@ -77,3 +77,9 @@ def test_settlement_without_coordinates_links_with_its_region_and_exports() -> N
     assert place_relation(village, same) == "same"
     inc = {"incident_id": "i1", "location": village.__dict__, "mentions": []}
     assert geojson([inc])["features"][0]["geometry"] is None
+
+
+def test_country_after_an_upper_case_dateline_city_is_not_the_place(nlp: Language) -> None:
+    text = "NAIROBI, Kenya — Militiamen killed 19 herders near Gode in eastern Ethiopia."
+    p = pick(nlp, text)
+    assert p is not None and p.name != "Kenya"

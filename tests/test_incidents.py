@@ -315,3 +315,37 @@ def test_event_date_not_report_or_background_year(extract) -> None:
         "The junta has ruled the region since taking power in 2021."
     )
     assert background.incidents[0].date.start is None
+
+
+def test_survivor_account_paragraphs_below_join_the_lead_killing(extract) -> None:
+    """One event, one incident: a vague retelling a few paragraphs down joins the lead."""
+    ex = extract(
+        "NIAMEY, Niger — Gunmen killed at least 41 farmers in a village near the border "
+        "in early March, Amnesty International said on Friday.\n\n"
+        "The group said the attackers surrounded the fields at dawn.\n\n"
+        'Survivors described the morning to researchers. "Then they began firing. '
+        'I hid beneath the corpses until nightfall."'
+    )
+    kills = [i for i in ex.incidents if i.type == "killing_civilians"]
+    assert len(kills) == 1
+    assert kills[0].killed.low == 41
+    assert any("began firing" in m.text for m in kills[0].mentions)
+
+
+def test_reprisal_attack_on_a_post_is_not_the_toll_of_the_killing(extract) -> None:
+    """'shot them in reprisal for an attack on an army base': the base attack is the
+    motive, not a populated-area attack: the shooting stays a killing (of captives)."""
+    ex = extract(
+        "Militiamen rounded up the herders of Koutiala on 3 June and shot them, "
+        "apparently in reprisal for an ambush by rebels on an army base."
+    )
+    assert _types(ex) == ["killing_captives"]
+
+
+def test_separate_acts_with_their_own_particulars_stay_apart(extract) -> None:
+    ex = extract(
+        "Troops killed 12 villagers in Kabala on 2 May, witnesses said.\n\n"
+        "In a separate incident, soldiers killed 30 farmers in Ndora on 19 May."
+    )
+    kills = [i for i in ex.incidents if i.type == "killing_civilians"]
+    assert sorted(i.killed.low or 0 for i in kills) == [12, 30]

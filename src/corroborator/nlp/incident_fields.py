@@ -63,7 +63,14 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
     place, if the same, is named again in the sentence."""
     text = doc.text
     line = text.rfind("\n", 0, p.start) + 1
-    if text[line : p.start].strip(" \t\"'“‘(") or not text[p.start : p.end].isupper():
+    lead = text[line : p.start].strip(" \t\"'“‘(")
+    if lead:  # 'DAKAR, Senegal —': the country after a capitalised city is the dateline too
+        city = lead.rstrip(", ")
+        if not (
+            lead.endswith(",") and city.isupper() and all(c.isalpha() or c in " -'." for c in city)
+        ):
+            return False
+    elif not text[p.start : p.end].isupper():
         return False
     after = text[p.end : p.end + 40]
     return any(d in after for d in _DASHES)
@@ -71,6 +78,16 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 def _usable(doc: Doc, p: PlaceRef) -> bool:
     return not _in_title(doc, p) and not _destination(doc, p) and not _dateline(doc, p)
+
+
+def usable_place(doc: Doc, p: PlaceRef) -> bool:
+    """A place that can be the act's: not a dateline, an office title or a destination."""
+    return _usable(doc, p)
+
+
+def event_date(doc: Doc, d: DateRef) -> bool:
+    """A date that can be the act's: not the date of the telling or of a period's start."""
+    return not _reporting(doc, d) and not _background(doc, d)
 
 
 def choose_place(

@@ -21,6 +21,7 @@ from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
 from corroborator.nlp import incident_context as context
 from corroborator.nlp import incident_fields as fields
+from corroborator.nlp import incident_merge
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
 
@@ -418,8 +419,11 @@ def _kill_type(
 
 
 def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bool:
-    """Attack on a populated place, not a military target."""
+    """Attack on a populated place, not a military target. Only the clause around a noun
+    under a preposition counts: 'rounded up residents ... in reprisal for an attack on a military post'."""
     toks = list(unit)
+    if patient and _has(patient, "military_targets") and trigger.dep_ == "pobj":
+        toks = list(_clause(trigger).subtree)
     if patient:
         if _has(patient, "populated_strong"):
             return True
@@ -431,6 +435,14 @@ def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bo
     if _has(toks, "populated_strong"):
         return True
     return _has(toks, "populated_weak") and not _has(toks, "military_targets")
+
+
+def _clause(tok: Token) -> Token:
+    """The nearest verb at or above a token (the token's own clause)."""
+    cur = tok
+    while cur.pos_ not in ("VERB", "AUX") and cur.head.i != cur.i:
+        cur = cur.head
+    return cur
 
 
 def _specific(patient: list[Token]) -> bool:
@@ -509,8 +521,15 @@ def _linked(m: Mention, triggers: set[int]) -> bool:
     t = m.trigger
     outcome = t.dep_ in ("advcl", "conj", "xcomp")
     subject = [x for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for x in c.subtree]
+    # the cause is the preposition's own object: 'in the strike on the market', not the
+    # attack a reprisal answered ('shot them in reprisal for an attack by rebels')
     cause = [
-        x for c in t.children if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS for x in c.subtree
+        x
+        for c in t.children
+        if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS
+        for g in c.children
+        if g.dep_ == "pobj"
+        for x in (g, *(j for j in g.children if j.dep_ == "conj"))
     ]
     return (
         (outcome and (t.head.i in triggers or any(x.i in triggers for x in subject)))
@@ -953,7 +972,8 @@ def _merge(
                 0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units
             ):
                 g.mentions.append(s)
-                if g.type == "killing_civilians":
+                named = any(m.victims & _IDENTITY - {"civilians"} for m in g.mentions)
+                if g.type == "killing_civilians" and not named:  # 'villagers' stay civilians
                     g.type = "killing_captives"
                 break
     return groups
@@ -1225,6 +1245,8 @@ class IncidentsStage:
                     if u.start_char <= c.start < u.end_char:
                         counts.setdefault(k, set()).add(c.low)
         groups = _fold_headline(_merge(found, counts, _quote_index(units, ctx), lay), units, lay)
+        ex = ctx.extraction
+        groups = incident_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = [
             TextSpan(h.start, h.end, h.text)
             for h in ctx.extraction.hedges

@@ -1,0 +1,128 @@
+"""One event, one incident: folding a document's groups of mentions after the first merge.
+
+The sentence-by-sentence merge keeps a report's parts apart when they sit far from each
+other: the lead's toll, a survivor's quote three paragraphs down, the closing "the
+killings are the largest...". A news report tells one event unless its particulars say
+otherwise, so groups of one type join unless they name different tolls, different
+settlements or non-overlapping dates. A killing group that shares a sentence with an
+attack on a populated place is that attack's toll ("shells hit the market, killing 27").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from spacy.tokens import Span
+
+from corroborator.models import DateRef, PlaceRef
+from corroborator.nlp import incident_fields as fields
+
+_ORDERS = ("no_quarter_order", "coercion_of_troops")
+
+
+class Group(Protocol):
+    type: str
+    mentions: list[Any]
+
+    @property
+    def units(self) -> set[int]: ...
+
+
+@dataclass(frozen=True)
+class _Particulars:
+    counts: frozenset[int]
+    places: frozenset[str]
+    dates: tuple[tuple[str, str], ...]
+
+
+def _particulars(
+    g: Group,
+    units: Sequence[Span],
+    counts: dict[int, set[int]],
+    places: Sequence[PlaceRef],
+    dates: Sequence[DateRef],
+) -> _Particulars:
+    """The killed figures, settlements and event dates told in the group's sentences."""
+    spans = [(units[u].start_char, units[u].end_char) for u in g.units]
+    inside = lambda s, e: any(a <= s and e <= b for a, b in spans)  # noqa: E731
+    doc = units[0].doc
+    towns = {
+        p.name
+        for p in places
+        if p.precision == "settlement" and inside(p.start, p.end) and fields.usable_place(doc, p)
+    }
+    days = tuple(
+        (d.date_start, d.date_end or d.date_start)
+        for d in dates
+        if d.date_start and inside(d.start, d.end) and fields.event_date(doc, d)
+    )
+    told = frozenset(c for u in g.units for c in counts.get(u, set()))
+    return _Particulars(told, frozenset(towns), days)
+
+
+def _agree(a: _Particulars, b: _Particulars) -> bool:
+    if a.counts and b.counts and not a.counts & b.counts:
+        return False
+    if a.places and b.places and not a.places & b.places:
+        return False
+    if a.dates and b.dates:
+        return any(s1 <= e2 and s2 <= e1 for s1, e1 in a.dates for s2, e2 in b.dates)
+    return True
+
+
+def fold(
+    groups: list[Any],
+    units: Sequence[Span],
+    counts: dict[int, set[int]],
+    places: Sequence[PlaceRef],
+    dates: Sequence[DateRef],
+    para: Sequence[int],
+) -> list[Any]:
+    """Join a killing group into an attack sharing one of its sentences; then a group with
+    no toll, settlement, date or victims of its own joins the nearest earlier group of its type a
+    few paragraphs up (a survivor's account, 'the killings are...'). A roundup's separate
+    acts keep their own particulars or victims ('a girl of five') and stay apart."""
+    out: list[Any] = []
+    attacks = [g for g in groups if g.type == "attack_populated_area"]
+    for g in groups:
+        host = (
+            next((a for a in attacks if a.units & g.units), None)
+            if g.type == "killing_civilians"
+            else None
+        )
+        if host is not None:
+            host.mentions.extend(g.mentions)
+        else:
+            out.append(g)
+    kept: list[Any] = []
+    facts: list[_Particulars] = []
+    for g in sorted(out, key=lambda g: min(g.units)):
+        mine = _particulars(g, units, counts, places, dates)
+        bare = not (mine.counts or mine.places or mine.dates) and all(
+            m.vague or m.anaphoric for m in g.mentions
+        )
+        near = [
+            i
+            for i, k in enumerate(kept)
+            if k.type == g.type
+            and g.type not in _ORDERS
+            and _paragraphs(para, max(k.units), min(g.units)) <= _REACH
+        ]
+        if not bare or not near:
+            kept.append(g)
+            facts.append(mine)
+            continue
+        host_i = max(near, key=lambda i: max(kept[i].units))
+        kept[host_i].mentions.extend(g.mentions)
+    return kept
+
+
+_REACH = 3  # paragraph breaks a bare retelling may sit below its event
+
+
+def _paragraphs(para: Sequence[int], a: int, b: int) -> int:
+    """Paragraph breaks between units a and b (blank lines count once)."""
+    lo, hi = min(a, b), max(a, b)
+    return len({para[k] for k in range(lo, hi + 1)}) - 1
