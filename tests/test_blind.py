@@ -140,11 +140,6 @@ def test_look_alike_strike_stays_apart(run: dict[str, Any]) -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Gap: the El Fasher shelling (b01 'El Fasher', day-dated) and its retelling (b02 "
-    "'al-Fashir', placed only at North Darfur, undated) are not linked into one incident.",
-)
 def test_cross_document_incident_link(run: dict[str, Any]) -> None:
     assert run["report"]["cross_document_links"]["recall"] >= 1.0
 

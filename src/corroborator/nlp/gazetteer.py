@@ -43,6 +43,11 @@ COMPONENT = "corroborator_gazetteer"
 KINDS = ("city", "admin1", "country")
 _APOSTROPHES = "'’ʼ`´‘"
 _CACHE_ENV = "CORROBORATOR_CACHE"
+# Arabic article: "al-Fashir" / "El Fasher" / "Al Fashir" are one name; assimilated forms
+# ("ad-", "ash-") only change case, "al" and "el" also stand for each other.
+_ARTICLE = re.compile(r"^(al|el|ad|ar|as|ash|at|az|an|ed|er|es|et|ez|en)([-\s])(\S.*)$", re.I)
+_SWAPPABLE = ("al", "el")
+_NAME_PARTICLES = {"al", "el", "ad", "ar", "as", "ash", "at", "az", "an", "bin", "ibn", "abu"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +104,13 @@ class Gazetteer:
         self._by_country: dict[str, list[tuple[str, int]]] | None = None
 
     def candidates(self, name: str) -> list[Place]:
-        """Entries whose name or alternate name equals `name` (normalised), biggest first."""
-        ids = self.by_norm.get(normalize(name), ())
+        """Entries whose name or alternate name equals `name` (normalised), biggest first;
+        a name with an Arabic article also matches with the other article ("al-Fasher" is
+        listed only as "El Fasher")."""
+        key = normalize(name)
+        ids = self.by_norm.get(key, ())
+        if not ids and key[:3] in {"al ", "el "}:
+            ids = self.by_norm.get(("el " if key[:3] == "al " else "al ") + key[3:], ())
         return sorted(
             (self.places[i] for i in ids), key=lambda p: (-KINDS.index(p.kind), -p.population)
         )
@@ -221,6 +231,19 @@ def _load_places() -> tuple[dict[int, Place], dict[int, list[str]]]:
     return places, names
 
 
+def article_variants(name: str) -> set[str]:
+    """Spellings of a name with an Arabic article as running text writes it: lower-case
+    "al-Fashir" for GeoNames' "Al-Fashir", and "al"/"el" for each other ("El Fasher")."""
+    m = _ARTICLE.match(name)
+    if m is None or not m.group(3)[:1].isupper():
+        return set()
+    art, rest = m.group(1).lower(), m.group(3)
+    arts = _SWAPPABLE if art in _SWAPPABLE else (art,)
+    return {f"{a}-{rest}" for a in arts} | {
+        f"{a.capitalize()}{sep}{rest}" for a in arts for sep in "- "
+    }
+
+
 def _surface_ok(
     name: str, place: Place, primary: bool, other_words: set[str], nouns: set[str]
 ) -> bool:
@@ -256,6 +279,7 @@ def build(nlp: Language | None = None) -> Gazetteer:
             if not _surface_ok(name, place, pos == 0, other_words, nouns):
                 continue
             variants = {name, unidecode(name)}
+            variants |= {v for n in list(variants) for v in article_variants(n)}
             for v in list(variants):
                 if any(a in v for a in _APOSTROPHES):
                     variants.update(re.sub(f"[{_APOSTROPHES}]", a, v) for a in "'’")
@@ -395,7 +419,15 @@ def _inside_longer_name(doc: Doc, start: int, end: int) -> bool:
         t = doc[i]
         return t.tag_ in _PROPER_TAGS and t.text[:1].isupper()
 
-    return proper(start - 1) or (proper(end) and not doc[end].is_sent_start)
+    before = start - 1  # "Mahmoud al-Hassan": a surname after a particle is no town
+    if (
+        before >= 1
+        and doc[before].text == "-"
+        and not doc[before - 1].whitespace_
+        and doc[before - 1].lower_ in _NAME_PARTICLES
+    ):
+        before -= 2
+    return proper(before) or (proper(end) and not doc[end].is_sent_start)
 
 
 def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:

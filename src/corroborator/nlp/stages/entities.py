@@ -347,24 +347,35 @@ def _national_canonical(doc: Doc, m: _Mention) -> str | None:
     return f"Armed Forces of {country}" if country else None
 
 
+def _bracketed(doc: Doc, i: int) -> tuple[int, int] | None:
+    """Token bounds of "(X)" or "(the X)" opening at token i: X capitalised, 1-4 words."""
+    s = i + 1 + (i + 1 < len(doc) and doc[i + 1].lower_ == "the")
+    e = s
+    while e < min(len(doc), s + 4) and (doc[e].is_title or doc[e].is_upper) and doc[e].is_alpha:
+        e += 1
+    return (s, e) if s < e < len(doc) and doc[e].text == ")" else None
+
+
 def _acronyms(
     doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]]
 ) -> tuple[dict[str, _Mention], list[tuple[_Mention, tuple[int, int, str]]]]:
-    """ "Rapid Support Forces (RSF)": bracketed capitals are another name for the group or
-    organisation just before them (same first letter, or its initials). Returns the
-    acronyms and the names spaCy missed ("Ukraine's Security Service (SBU)")."""
+    """ "Rapid Support Forces (RSF)", "Myanmar's military (the Tatmadaw)": a bracketed name
+    right after a group or organisation is another name for it (an acronym must share its
+    first letter or initials). Capitals that spell the initials of a group named in the
+    document are its acronym even without brackets. Returns the aliases and the names
+    spaCy missed ("Ukraine's Security Service (SBU)")."""
     ends = {m.end: m for m, _ in rows}
     forces = set(lexicon("armed_groups.json")["force_nouns"])
     out: dict[str, _Mention] = {}
     added: list[tuple[_Mention, tuple[int, int, str]]] = []
     for tok in doc[1:-2]:
-        acr = doc[tok.i + 1].text
-        if tok.text != "(" or doc[tok.i + 2].text != ")":
+        bounds = _bracketed(doc, tok.i) if tok.text == "(" else None
+        if bounds is None:
             continue
-        if not (acr.isalpha() and acr.isupper() and 2 <= len(acr) <= 6):
-            continue
+        alias = doc[bounds[0] : bounds[1]].text
+        acr = alias.isalpha() and alias.isupper() and 2 <= len(alias) <= 6
         m = ends.get(tok.i)
-        if m is None:  # a title-case run right before the bracket
+        if m is None and acr:  # a title-case run right before the bracket
             s = tok.i
             while s > max(0, tok.i - 6) and doc[s - 1].is_title and doc[s - 1].pos_ == "PROPN":
                 s -= 1
@@ -373,13 +384,62 @@ def _acronyms(
             kind = "armed_group" if doc[tok.i - 1].lower_ in forces else "organization"
             m = _Mention(s, tok.i, kind, "ORG")
             added.append((m, surface(doc, s, tok.i)))
-        if m.kind not in {"armed_group", "organization"}:
+        if m is None or m.kind not in {"armed_group", "organization"}:
             continue
         text = doc[m.start : m.end].text
         initials = "".join(w[0] for w in text.split() if w[:1].isupper())
-        if acr[0] == text[:1] or acr == initials:
-            out[acr] = replace(m, canonical=m.canonical or text)
+        if not acr and doc[bounds[0]].ent_type_ in _PLACE_LABELS:
+            continue  # "the ministry (Damascus)": a place, not a second name
+        if not acr or alias[0] == text[:1] or alias == initials:
+            out[alias] = replace(m, canonical=m.canonical or text)
+    spelled: dict[str, dict[str, _Mention]] = {}
+    for m, (_, _, text) in rows:  # "Rapid Support Forces" ... "the RSF"
+        words = text.split()
+        if m.kind in {"armed_group", "organization"} and len(words) >= 2:
+            initials = "".join(w[0] for w in words if w[:1].isupper())
+            canonical = m.canonical or text
+            spelled.setdefault(initials, {})[canonical] = replace(m, canonical=canonical)
+    tokens = {t.text for t in doc}
+    for initials, named in spelled.items():
+        if len(initials) >= 2 and initials not in out and initials in tokens and len(named) == 1:
+            out[initials] = next(iter(named.values()))
     return out, added
+
+
+_KNOWN_ADVERBS = {"also", "widely", "better", "commonly", "popularly", "locally", "simply"}
+_KNOWN_ADVERBS |= {"more", "generally", "often", "sometimes", "informally", "affectionately"}
+
+
+def _known_as(doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]]) -> dict[str, _Mention]:
+    """ "Mohamed Ali, widely known as Abu Ali", "the rescue group known as the Blue Caps":
+    the capitalised name after "known as" is another name of the nearest entity before it
+    in the clause (only commas, adverbs and a lower-case description between them)."""
+    out: dict[str, _Mention] = {}
+    for tok in doc[1:-2]:
+        if tok.lower_ != "known":
+            continue
+        j = tok.i + 1
+        while j < len(doc) and doc[j].lower_ in _KNOWN_ADVERBS:
+            j += 1
+        if j >= len(doc) - 1 or doc[j].lower_ != "as":
+            continue
+        s = j + 1 + (doc[j + 1].lower_ == "the")
+        s += s < len(doc) and doc[s].text in {'"', "“", "‘", "'"}
+        e = s
+        while e < min(len(doc), s + 4) and doc[e].text[:1].isupper() and doc[e].is_alpha:
+            e += 1
+        before = [m for m, _ in rows if m.end <= tok.i and m.kind != "outlet"]
+        if e == s or not before:
+            continue
+        anchor = before[-1]
+        gap = doc[anchor.end : tok.i]
+        if len(gap) > 7 or any(
+            t.pos_ in {"VERB", "AUX", "PROPN"} or (t.is_punct and t.text != ",") for t in gap
+        ):
+            continue
+        surf = surface(doc, anchor.start, anchor.end)[2]
+        out[doc[s:e].text] = replace(anchor, canonical=anchor.canonical or surf)
+    return out
 
 
 def resolve(doc: Doc) -> list[EntityMention]:
@@ -406,18 +466,27 @@ def resolve(doc: Doc) -> list[EntityMention]:
     # names: armed groups by proper name, people by surname
     group_names = {m.group_name: m.canonical for m in found if m.group_name}
     single = {text for m, (_, _, text) in rows if len(text.split()) == 1}
+    single_people = {t for m, (_, _, t) in rows if m.kind == "person" and len(t.split()) == 1}
     people: list[str] = []
     for m, (_, _, text) in rows:
         n = len(text.split())
         if n < 2 or n > 4 or _has_org_word(text):
             continue
-        if m.kind == "person" or (
-            m.kind == "organization" and m.label == "ORG" and text.split()[-1] in single
+        if (
+            m.kind == "person"
+            or (m.kind == "organization" and m.label == "ORG" and text.split()[-1] in single)
+            or (m.kind == "organization" and n <= 3 and text.split()[0] in single_people)
         ):
             people.append(text)
     surnames: dict[str, str] = {}
     for full in people:
         surnames.setdefault(full.split()[-1], full)
+    given: dict[str, set[str]] = {}  # "Amina" after "Amina Yusuf": features use first names
+    for full in people:
+        given.setdefault(full.split()[0], set()).add(full)
+    for first, fulls in given.items():
+        if first in single_people and first not in surnames and len(fulls) == 1:
+            surnames[first] = next(iter(fulls))
 
     fixed: list[tuple[_Mention, tuple[int, int, str]]] = []
     for m, (a, b, text) in rows:
@@ -434,7 +503,7 @@ def resolve(doc: Doc) -> list[EntityMention]:
             m = replace(m, kind="person", canonical=surnames.get(text, text))
         fixed.append((m, (a, b, text)))
 
-    fixed = _unify_forces(doc, fixed, taken)
+    fixed = _acronym_led(doc, _unify_forces(doc, fixed, taken))
 
     votes: dict[str, Counter[str]] = {}
     for m, (_, _, text) in fixed:
@@ -463,6 +532,8 @@ def _unify_forces(
             m = replace(m, canonical=name)
         out.append((m, surf))
     acronyms, added = _acronyms(doc, out)
+    for alias, m in _known_as(doc, out).items():
+        acronyms.setdefault(alias, m)
     if not acronyms:
         return out
     names = {a.canonical for a in acronyms.values()}
@@ -473,20 +544,47 @@ def _unify_forces(
         else (m, (a, b, t))
         for m, (a, b, t) in out
     ]
-    out = [  # "the SDF's fighters" are the SDF
+    out = [  # "the SDF's fighters", "SDF fighters" are the SDF
         (replace(m, canonical=acronyms[first].canonical), surf)
         if m.kind == "armed_group" and (first := doc[m.start].text) in acronyms
         else (m, surf)
         for m, surf in out
     ]
-    for tok in doc:
-        if tok.text in acronyms and tok.i not in taken:
-            if any(m.start <= tok.i < m.end for m, _ in out):
+    covered = {i for _, (a, b, _) in out for i in range(a, b)}
+    for alias, src in acronyms.items():  # later bare uses the NER missed
+        for hit in re.finditer(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", doc.text):
+            a, b = hit.span()
+            span = doc.char_span(a, b)
+            if span is None or covered & set(range(a, b)):
                 continue
-            src = acronyms[tok.text]
-            bare = _Mention(tok.i, tok.i + 1, src.kind, "", src.canonical)
-            out.append((bare, (tok.idx, tok.idx + len(tok.text), tok.text)))
+            covered.update(range(a, b))
+            bare = _Mention(span.start, span.end, src.kind, "", src.canonical)
+            out.append((bare, (a, b, alias)))
     return sorted(out, key=lambda r: r[1][0])
+
+
+def _acronym_led(
+    doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]]
+) -> list[tuple[_Mention, tuple[int, int, str]]]:
+    """ "RSF fighters" with no expansion in the document: the group is the acronym's, and the
+    bare acronym elsewhere names that armed group too (not an organisation)."""
+    forces = set(lexicon("armed_groups.json")["force_nouns"])
+    mods = set(lexicon("armed_groups.json")["force_modifiers"])
+    led: dict[str, str] = {}
+    for m, _ in rows:
+        first = doc[m.start].text
+        rest = {t.lower_ for t in doc[m.start + 1 : m.end]}
+        acr = first.isalpha() and first.isupper() and 2 <= len(first) <= 6
+        if m.kind == "armed_group" and acr and rest and rest <= forces | mods:
+            led[first] = m.canonical if m.canonical != surface(doc, m.start, m.end)[2] else first
+    if not led:
+        return rows
+    return [
+        (replace(m, kind="armed_group", canonical=led[doc[m.start].text]), surf)
+        if doc[m.start].text in led and (m.kind == "armed_group" or surf[2] in led)
+        else (m, surf)
+        for m, surf in rows
+    ]
 
 
 class EntitiesStage:

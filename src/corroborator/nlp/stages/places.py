@@ -277,12 +277,15 @@ def _is_gpe(doc: Doc, start: int, end: int) -> bool:
     return span is not None and any(t.ent_type_ == "GPE" for t in span)
 
 
-def _name_token(tok: Token) -> bool:
-    """A capitalised proper-noun word that can be part of a place name."""
+def _name_token(tok: Token, named: bool = False) -> bool:
+    """A capitalised proper-noun word that can be part of a place name. After "the village
+    of" (`named`) a NORP tag is the small model's guess for an unfamiliar name, unless it is
+    a nationality word; before "village" it is a people ("a Fulani village")."""
+    norp = named and tok.ent_type_ == "NORP" and not _demonym(tok.text.rstrip("s"))
     return (
         tok.text[:1].isupper()
         and tok.text[:1].isalpha()
-        and tok.ent_type_ not in _NOT_NAMES
+        and (tok.ent_type_ not in _NOT_NAMES or norp)
         and (tok.pos_ == "PROPN" or tok.ent_type_ in {"GPE", "LOC", "ORG", "PERSON", "FAC"})
         and tok.lower_ not in _word_list("places_settlements.txt")
     )
@@ -306,7 +309,7 @@ def _name_after(doc: Doc, i: int) -> int:
     j, words = i, 0
     while j < len(doc) and words < _MAX_NAME:
         tok = doc[j]
-        if _name_token(tok) and (j == i or not tok.is_sent_start):
+        if _name_token(tok, True) and (j == i or not tok.is_sent_start):
             j, words = j + 1, words + 1
         elif j > i and tok.lower_ in _PARTICLES and j + 1 < len(doc) and _name_token(doc[j + 1]):
             j += 1
@@ -348,11 +351,13 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
         while k > 0 and doc[k].text.islower() and doc[k].lower_ not in {"a", "an"}:
             k -= 1
         compound = tok.dep_ == "compound"  # "Ann Lee, a town councillor": not a town
+        # "X, a teacher from the town of Y": the town is Y's, X is not a town
+        described = all(t.pos_ in {"ADJ", "NOUN", "PROPN", "ADV", "NUM"} for t in doc[k + 1 : i])
         if k >= 2 and i - k <= 4 and doc[k].lower_ in {"a", "an"} and doc[k - 1].text == ",":
-            if compound:
+            if compound or not described:
                 continue
             start = _name_before(doc, k - 1)
-            if start < k - 1:
+            if start < k - 1 and doc[start].ent_type_ != "PERSON":
                 out.append((start, k - 1, i + 1))
     return out
 
