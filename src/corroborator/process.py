@@ -84,6 +84,7 @@ def process(
         else store.stale_documents(version)
     )
     done = 0
+    extracted: list[str] = []
     results = (
         _run_dask(store, todo, batch, dask) if dask and todo else _run_local(store, todo, batch)
     )
@@ -92,8 +93,10 @@ def process(
     ) as bar:
         for doc_id, payload in results:
             store.save_extraction(doc_id, version, payload)
+            extracted.append(doc_id)
             done += 1
             bar.update(1)
     if done or redo_all:
-        relink(store)
+        # a full rebuild after `--all`; otherwise only what the new extractions touch
+        relink(store, None if redo_all else extracted)
     return done

@@ -4,21 +4,30 @@ cross-document incidents with corroboration, and quotes.
 Derived rows are replaced in one transaction; documents, ledger and reviews underneath are
 never touched, so a rerun after an upgrade or a review is always safe. Each step is a
 blocked, near-linear pass (LSH for copies, phonetic keys for names, rare-term blocks for
-stories, type/place/date blocks for incidents): nothing compares all pairs.
+stories, type/place/date blocks for incidents): nothing compares all pairs. After a full
+rebuild the link state (`state.py`) lets later ingests link only their new documents
+(`incremental.py`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from corroborator.linking import copies, corroboration, names, stories
+from corroborator.linking import copies, corroboration, names, state, stories
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.storage.db import Store
+
+
+class AliasLookup(Protocol):
+    """Lower-cased alias -> entity record (a dict, or the stored lookup of incremental linking)."""
+
+    def get(self, alias: str, /) -> dict[str, Any] | None: ...
 
 
 def stable_id(prefix: str, *parts: str) -> str:
@@ -33,25 +42,52 @@ class Links:
     incidents: list[dict[str, Any]] = field(default_factory=list)
     quotes: list[dict[str, Any]] = field(default_factory=list)
     suggestions: list[dict[str, Any]] = field(default_factory=list)
+    mode: str = "full"  # or "incremental"
+    seconds: float = 0.0
 
 
-def relink(store: Store) -> Links:
+def relink(store: Store, new_ids: list[str] | None = None) -> Links:
+    """Bring the link tables up to date.
+
+    With `new_ids` (documents just extracted) and usable stored link state, only those
+    documents are linked against what they touch; otherwise everything is rebuilt from the
+    extractions and the state is written afresh.
+    """
+    start = time.perf_counter()
+    if new_ids is not None and state.usable(store, new_ids):
+        from corroborator.linking.incremental import link_new
+
+        links = link_new(store, new_ids)
+        links.mode = "incremental"
+    else:
+        links = _relink_all(store)
+    if store.one("SELECT review_id FROM reviews LIMIT 1"):
+        from corroborator.review import refresh
+
+        refresh(store)  # reviewers' decisions stay on top of the fresh machine output
+    links.seconds = time.perf_counter() - start
+    return links
+
+
+def _relink_all(store: Store) -> Links:
     docs = store.documents()
     extractions = store.extractions()
     sigs = _signatures(store, docs)
     links = Links()
     links.duplicate_of = find_copies(docs, sigs)
-    links.entities = build_entities(docs, extractions)
-    alias_index = _alias_index(links.entities)
-    links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index)
-    links.incidents, links.suggestions = build_incidents(
-        docs, extractions, links.duplicate_of, alias_index
-    )
+    rows = mention_rows(docs, extractions)
+    links.entities = entities_from_mentions(rows)
+    alias_index = index_aliases(links.entities)
+    story_index = stories.StoryIndex()
+    links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index, story_index)
+    items = incident_items(docs, extractions, links.duplicate_of)
+    groups, suggestions = incident_links.link([it for it, _ in items])
+    links.incidents = incident_records([it for it, _ in items], groups, alias_index)
+    links.suggestions = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]
     links.quotes = build_quotes(docs, extractions, alias_index)
-    _write(store, docs, links)
-    from corroborator.review import refresh
-
-    refresh(store)  # reviewers' decisions stay on top of the fresh machine output
+    with store.transaction():
+        _write(store, docs, links)
+        state.save_all(store, docs, sigs, rows, links, story_index, items, groups)
     return links
 
 
@@ -93,37 +129,57 @@ def find_copies(docs: list[dict[str, Any]], sigs: dict[str, bytes]) -> dict[str,
 
 def build_entities(docs: list[dict[str, Any]], extractions: dict[str, Any]) -> list[dict[str, Any]]:
     """One entity per real person/group/place across documents and spellings."""
-    mentions: list[tuple[str, dict[str, Any]]] = []
+    return entities_from_mentions(mention_rows(docs, extractions))
+
+
+def mention_rows(docs: list[dict[str, Any]], extractions: dict[str, Any]) -> list[dict[str, Any]]:
+    """Compact entity mentions in ledger order: all that entity resolution reads, so it can
+    be stored and re-resolved without parsing whole extraction payloads again."""
+    out: list[dict[str, Any]] = []
     for d in docs:
-        for m in extractions.get(d["document_id"], {}).get("entities", []):
-            mentions.append((d["document_id"], m))
-    places: dict[tuple[str, int, int], dict[str, Any]] = {}
-    for doc_id, ex in extractions.items():
-        for p in ex.get("places", []):
-            places[(doc_id, p["start"], p["end"])] = p
+        doc_id = d["document_id"]
+        ex = extractions.get(doc_id, {})
+        places = {(p["start"], p["end"]): p for p in ex.get("places", [])}
+        for i, m in enumerate(ex.get("entities", [])):
+            p = places.get((m["start"], m["end"])) if m["kind"] == "place" else None
+            geo = (
+                {k: p[k] for k in ("name", "geonames_id", "lat", "lon")}
+                if p and p.get("geonames_id")
+                else None
+            )
+            out.append(
+                {
+                    "document_id": doc_id,
+                    "seq": d["ledger_seq"],
+                    "idx": i,
+                    "start": m["start"],
+                    "end": m["end"],
+                    "text": m["text"],
+                    "kind": m["kind"],
+                    "surface": m.get("canonical") or m["text"],
+                    "place": geo,
+                }
+            )
+    return out
+
+
+def entities_from_mentions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Resolve mention rows (see `mention_rows`) into entity records."""
     out: list[dict[str, Any]] = []
     # places resolved to one GeoNames entry group by that entry, whatever the spelling
-    by_geo: dict[int, list[tuple[str, dict[str, Any], dict[str, Any]]]] = defaultdict(list)
-    rest: list[tuple[str, dict[str, Any]]] = []
-    for doc_id, m in mentions:
-        p = places.get((doc_id, m["start"], m["end"])) if m["kind"] == "place" else None
-        if p and p.get("geonames_id"):
-            by_geo[p["geonames_id"]].append((doc_id, m, p))
+    by_geo: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    rest: list[dict[str, Any]] = []
+    for r in rows:
+        if r["place"]:
+            by_geo[r["place"]["geonames_id"]].append(r)
         else:
-            rest.append((doc_id, m))
+            rest.append(r)
     for geo_id, members in by_geo.items():
-        p0 = members[0][2]
+        p0 = members[0]["place"]
         out.append(
-            _entity(
-                "place",
-                p0["name"],
-                [(d, m) for d, m, _ in members],
-                geonames_id=geo_id,
-                lat=p0["lat"],
-                lon=p0["lon"],
-            )
+            _entity("place", p0["name"], members, geonames_id=geo_id, lat=p0["lat"], lon=p0["lon"])
         )
-    clusters = names.resolve([(d, m.get("canonical") or m["text"], m["kind"]) for d, m in rest])
+    clusters = names.resolve([(r["document_id"], r["surface"], r["kind"]) for r in rest])
     for c in clusters:
         out.append(_entity(c.kind, c.name, [rest[i] for i in c.members], extra_aliases=c.aliases))
     return _merge_same_id(out)
@@ -148,13 +204,13 @@ def _merge_same_id(entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _entity(
     kind: str,
     name: str,
-    members: list[tuple[str, dict[str, Any]]],
+    members: list[dict[str, Any]],
     geonames_id: int | None = None,
     lat: float | None = None,
     lon: float | None = None,
     extra_aliases: list[str] | None = None,
 ) -> dict[str, Any]:
-    aliases = {m["text"] for _, m in members} | set(extra_aliases or []) | {name}
+    aliases = {m["text"] for m in members} | set(extra_aliases or []) | {name}
     return {
         "entity_id": stable_id("e", kind, name.lower()),
         "name": name,
@@ -163,15 +219,20 @@ def _entity(
         "geonames_id": geonames_id,
         "lat": lat,
         "lon": lon,
-        "document_ids": sorted({d for d, _ in members}),
+        "document_ids": sorted({m["document_id"] for m in members}),
         "mentions": [
-            {"document_id": d, "start": m["start"], "end": m["end"], "text": m["text"]}
-            for d, m in members
+            {
+                "document_id": m["document_id"],
+                "start": m["start"],
+                "end": m["end"],
+                "text": m["text"],
+            }
+            for m in members
         ],
     }
 
 
-def _alias_index(entities: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def index_aliases(entities: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     index: dict[str, dict[str, Any]] = {}
     for e in entities:
         for a in e["aliases"]:
@@ -184,37 +245,41 @@ def build_stories(
     extractions: dict[str, Any],
     dups: dict[str, tuple[str, float]],
     alias_index: dict[str, dict[str, Any]],
+    index: stories.StoryIndex | None = None,
 ) -> dict[str, str]:
-    items = []
-    for d in docs:
-        ex = extractions.get(d["document_id"], {})
-        ents = {
-            alias_index[m["text"].lower()]["name"]
-            for m in ex.get("entities", [])
-            if m["kind"] in ("person", "armed_group", "organization")
-            and m["text"].lower() in alias_index
-        }
-        places = {p["name"] for p in ex.get("places", []) if p.get("precision") == "settlement"}
-        items.append(
-            stories.StoryDoc(
-                doc_id=d["document_id"],
-                text=d["text"],
-                published=d["published"],
-                entities=tuple(sorted(ents)),
-                places=tuple(sorted(places)),
-                duplicate_of=dups.get(d["document_id"], (None, 0))[0],
-            )
-        )
-    return stories.assign_stories(items)
+    items = [story_doc(d, extractions.get(d["document_id"], {}), dups, alias_index) for d in docs]
+    return stories.assign_stories(items, index=index)
 
 
-def build_incidents(
-    docs: list[dict[str, Any]],
-    extractions: dict[str, Any],
+def story_doc(
+    d: dict[str, Any],
+    ex: dict[str, Any],
     dups: dict[str, tuple[str, float]],
-    alias_index: dict[str, dict[str, Any]],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    items: list[incident_links.IncidentItem] = []
+    alias_index: AliasLookup,
+) -> stories.StoryDoc:
+    """What story linking reads of one document: its text, date, named actors and towns."""
+    found = (
+        alias_index.get(m["text"].lower())
+        for m in ex.get("entities", [])
+        if m["kind"] in ("person", "armed_group", "organization")
+    )
+    ents = {e["name"] for e in found if e}
+    places = {p["name"] for p in ex.get("places", []) if p.get("precision") == "settlement"}
+    return stories.StoryDoc(
+        doc_id=d["document_id"],
+        text=d["text"],
+        published=d["published"],
+        entities=tuple(sorted(ents)),
+        places=tuple(sorted(places)),
+        duplicate_of=dups.get(d["document_id"], (None, 0))[0],
+    )
+
+
+def incident_items(
+    docs: list[dict[str, Any]], extractions: dict[str, Any], dups: dict[str, tuple[str, float]]
+) -> list[tuple[incident_links.IncidentItem, dict[str, Any]]]:
+    """Each document incident as a linkable item, beside its stored (JSON) form."""
+    items: list[tuple[incident_links.IncidentItem, dict[str, Any]]] = []
     for d in docs:
         doc_id = d["document_id"]
         ex = extractions.get(doc_id)
@@ -223,32 +288,56 @@ def build_incidents(
         # an article's first cited origin is usually its lead's source
         lead_origin = tuple(copies.origins(d["text"])[:1])
         for n, inc in enumerate(ex["incidents"]):
-            items.append(
-                incident_links.IncidentItem(
-                    document_id=doc_id,
-                    index=n,
-                    incident=incident_from_dict(inc),
-                    duplicate_of=dups.get(doc_id, (None, 0))[0],
-                    origins=_incident_origins(inc, lead_origin),
-                    outlet=d["outlet"],
-                    published=d["published"],
-                    source_file=d["source_file"],
-                    seq=d["ledger_seq"],
-                )
+            item = incident_links.IncidentItem(
+                document_id=doc_id,
+                index=n,
+                incident=incident_from_dict(inc),
+                duplicate_of=dups.get(doc_id, (None, 0))[0],
+                origins=_incident_origins(inc, lead_origin),
+                outlet=d["outlet"],
+                published=d["published"],
+                source_file=d["source_file"],
+                seq=d["ledger_seq"],
             )
-    groups, suggestions = incident_links.link(items)
+            items.append((item, inc))
+    return items
+
+
+def incident_records(
+    items: list[incident_links.IncidentItem],
+    groups: list[list[int]],
+    alias_index: AliasLookup,
+) -> list[dict[str, Any]]:
+    """One incident record per cluster; perpetrators named as their resolved entities."""
     records = []
     for g in groups:
         members = [items[i] for i in g]
-        rec = corroboration.incident_record(members, incident_links.cluster_id(members))
-        for p in rec["perpetrators"]:
-            ent = alias_index.get(p["name"].lower())
-            if ent:
-                p["entity_id"] = ent["entity_id"]
-                p["name"] = ent["name"]
-        records.append(rec)
-    sugg = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions] if suggestions else []
-    return records, sugg
+        records.append(incident_record(members, alias_index))
+    return records
+
+
+def incident_record(
+    members: list[incident_links.IncidentItem], alias_index: AliasLookup
+) -> dict[str, Any]:
+    rec = corroboration.incident_record(members, incident_links.cluster_id(members))
+    for p in rec["perpetrators"]:
+        ent = alias_index.get(p["name"].lower())
+        if ent:
+            p["entity_id"] = ent["entity_id"]
+            p["name"] = ent["name"]
+    return rec
+
+
+def build_incidents(
+    docs: list[dict[str, Any]],
+    extractions: dict[str, Any],
+    dups: dict[str, tuple[str, float]],
+    alias_index: dict[str, dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    items = [it for it, _ in incident_items(docs, extractions, dups)]
+    groups, suggestions = incident_links.link(items)
+    sugg = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]
+    return incident_records(items, groups, alias_index), sugg
 
 
 def _incident_origins(inc: dict[str, Any], lead_origin: tuple[str, ...]) -> tuple[str, ...]:
@@ -262,7 +351,7 @@ def _incident_origins(inc: dict[str, Any], lead_origin: tuple[str, ...]) -> tupl
 
 
 def build_quotes(
-    docs: list[dict[str, Any]], extractions: dict[str, Any], alias_index: dict[str, dict[str, Any]]
+    docs: list[dict[str, Any]], extractions: dict[str, Any], alias_index: AliasLookup
 ) -> list[dict[str, Any]]:
     out = []
     for d in docs:
@@ -286,59 +375,59 @@ def build_quotes(
     return out
 
 
+QUOTE_INSERT = (
+    "INSERT INTO quotes (quote_id, document_id, start_char, end_char, record) VALUES (?,?,?,?,?)"
+)
+ENTITY_INSERT = "INSERT INTO entities (entity_id, name, kind, record) VALUES (?,?,?,?)"
+INCIDENT_INSERT = (
+    "INSERT INTO incidents (incident_id, type, status, score, documents, independent_sources,"
+    " has_contradiction, date_start, place, record) VALUES (?,?,?,?,?,?,?,?,?,?)"
+)
+DOCUMENT_UPDATE = (
+    "UPDATE documents SET duplicate_of = ?, shared = ?, story_id = ? WHERE document_id = ?"
+)
+
+
+def quote_row(q: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        q["quote_id"],
+        q["document_id"],
+        q["start"],
+        q["end"],
+        json.dumps(q, ensure_ascii=False),
+    )
+
+
+def entity_row(e: dict[str, Any]) -> tuple[Any, ...]:
+    return (e["entity_id"], e["name"], e["kind"], json.dumps(e, ensure_ascii=False))
+
+
+def incident_row(i: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        i["incident_id"],
+        i["type"],
+        i["status"],
+        i["corroboration"]["score"],
+        i["corroboration"]["documents"],
+        i["corroboration"]["independent_sources"],
+        1 if i["contradictions"] else 0,
+        i["date"]["start"],
+        i["location"]["name"],
+        json.dumps(i, ensure_ascii=False),
+    )
+
+
+def document_row(doc_id: str, links: Links) -> tuple[Any, ...]:
+    dup, share = links.duplicate_of.get(doc_id, (None, None))
+    return (dup, share, links.story_of.get(doc_id), doc_id)
+
+
 def _write(store: Store, docs: list[dict[str, Any]], links: Links) -> None:
     with store.transaction():
-        store.executemany(
-            "UPDATE documents SET duplicate_of = ?, shared = ?, story_id = ? WHERE document_id = ?",
-            [
-                (
-                    links.duplicate_of.get(d["document_id"], (None, None))[0],
-                    links.duplicate_of.get(d["document_id"], (None, None))[1],
-                    links.story_of.get(d["document_id"]),
-                    d["document_id"],
-                )
-                for d in docs
-            ],
-        )
+        store.executemany(DOCUMENT_UPDATE, [document_row(d["document_id"], links) for d in docs])
         store.execute("DELETE FROM quotes")
-        store.executemany(
-            "INSERT INTO quotes (quote_id, document_id, start_char, end_char, record) VALUES (?,?,?,?,?)",
-            [
-                (
-                    q["quote_id"],
-                    q["document_id"],
-                    q["start"],
-                    q["end"],
-                    json.dumps(q, ensure_ascii=False),
-                )
-                for q in links.quotes
-            ],
-        )
+        store.executemany(QUOTE_INSERT, [quote_row(q) for q in links.quotes])
         store.execute("DELETE FROM entities")
-        store.executemany(
-            "INSERT INTO entities (entity_id, name, kind, record) VALUES (?,?,?,?)",
-            [
-                (e["entity_id"], e["name"], e["kind"], json.dumps(e, ensure_ascii=False))
-                for e in links.entities
-            ],
-        )
+        store.executemany(ENTITY_INSERT, [entity_row(e) for e in links.entities])
         store.execute("DELETE FROM incidents")
-        store.executemany(
-            "INSERT INTO incidents (incident_id, type, status, score, documents, independent_sources,"
-            " has_contradiction, date_start, place, record) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    i["incident_id"],
-                    i["type"],
-                    i["status"],
-                    i["corroboration"]["score"],
-                    i["corroboration"]["documents"],
-                    i["corroboration"]["independent_sources"],
-                    1 if i["contradictions"] else 0,
-                    i["date"]["start"],
-                    i["location"]["name"],
-                    json.dumps(i, ensure_ascii=False),
-                )
-                for i in links.incidents
-            ],
-        )
+        store.executemany(INCIDENT_INSERT, [incident_row(i) for i in links.incidents])

@@ -285,6 +285,19 @@ def _resolve_named(forms: list[_Form], uf: _UnionFind, threshold: float, subset:
             uf.union(short, roots.pop())
 
 
+def blocking_keys(surface: str, kind: str) -> set[str]:
+    """Every key under which `resolve` may compare this mention with another (phonetic keys of
+    its core words, or its raw surface when it has none): incremental linking re-resolves
+    only the entities sharing one, since mentions sharing none can never be joined."""
+    family = _FAMILY.get(kind, kind)
+    clean = clean_surface(surface)
+    key = _form_key(clean, family) if clean else ()
+    if not key:
+        return {"x:" + surface}
+    words = {*key[:4], _person_parts(key)[1]}
+    return {k for w in words for k in _phonetic(w)}
+
+
 def resolve(mentions: list[tuple[str, str, str]]) -> list[Cluster]:
     """Group (document_id, surface, kind) mentions into entities; clusters ordered by first mention."""
     docs = [d for d, _, _ in mentions]

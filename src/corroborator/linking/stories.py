@@ -253,10 +253,14 @@ def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
     return sorted(docs, key=lambda d: (_day(d.published) is None, _day(d.published) or 0, d.doc_id))
 
 
-def assign_stories(docs: Iterable[StoryDoc], threshold: float = THRESHOLD) -> dict[str, str]:
-    """{doc_id: story_id}; a story's id is its earliest member's id (date, then id)."""
+def assign_stories(
+    docs: Iterable[StoryDoc], threshold: float = THRESHOLD, index: StoryIndex | None = None
+) -> dict[str, str]:
+    """{doc_id: story_id}; a story's id is its earliest member's id (date, then id).
+
+    Pass an empty `index` to keep it afterwards (incremental linking persists it)."""
     docs = list(docs)
-    index = StoryIndex(threshold)
+    index = index if index is not None else StoryIndex(threshold)
     for d in docs:
         index.observe(d)
     ids = {d.doc_id for d in docs}

@@ -112,4 +112,60 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "0003_link_state",
+        [
+            # What incremental linking needs to place one new document without rereading
+            # the archive: plain TEXT/INTEGER/REAL rows (JSON as TEXT), no pickles.
+            "CREATE TABLE link_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """CREATE TABLE copy_keys (
+                key TEXT NOT NULL,
+                document_id TEXT NOT NULL,
+                seq INTEGER NOT NULL
+            )""",
+            "CREATE INDEX copy_keys_key ON copy_keys(key)",
+            """CREATE TABLE story_vectors (
+                document_id TEXT PRIMARY KEY,
+                story_id TEXT NOT NULL,
+                day INTEGER,
+                payload TEXT NOT NULL
+            )""",
+            "CREATE INDEX story_vectors_story ON story_vectors(story_id)",
+            "CREATE TABLE story_blocks (key TEXT NOT NULL, document_id TEXT NOT NULL)",
+            "CREATE INDEX story_blocks_key ON story_blocks(key)",
+            "CREATE TABLE term_df (slot INTEGER PRIMARY KEY, n INTEGER NOT NULL)",
+            """CREATE TABLE entity_mentions (
+                document_id TEXT NOT NULL,
+                idx INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                entity_id TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                PRIMARY KEY (document_id, idx)
+            )""",
+            "CREATE INDEX entity_mentions_entity ON entity_mentions(entity_id)",
+            "CREATE TABLE entity_keys (key TEXT NOT NULL, entity_id TEXT NOT NULL)",
+            "CREATE INDEX entity_keys_key ON entity_keys(key)",
+            "CREATE INDEX entity_keys_entity ON entity_keys(entity_id)",
+            # quotes and incidents naming an entity, to follow it when it is renamed
+            """CREATE TABLE entity_refs (
+                entity_id TEXT NOT NULL,
+                ref_kind TEXT NOT NULL,
+                ref_id TEXT NOT NULL
+            )""",
+            "CREATE INDEX entity_refs_entity ON entity_refs(entity_id)",
+            "CREATE INDEX entity_refs_ref ON entity_refs(ref_id)",
+            """CREATE TABLE incident_items (
+                item_key TEXT PRIMARY KEY,
+                document_id TEXT NOT NULL,
+                incident_id TEXT NOT NULL,
+                type TEXT NOT NULL,
+                country TEXT NOT NULL,
+                day_lo TEXT,
+                day_hi TEXT,
+                payload TEXT NOT NULL
+            )""",
+            "CREATE INDEX incident_items_block ON incident_items(type, country)",
+            "CREATE INDEX incident_items_incident ON incident_items(incident_id)",
+        ],
+    ),
 ]
