@@ -90,14 +90,17 @@ def ingest(
         click.echo(f"already stored: {source} (document {existing})", err=True)
     for rej in report.rejected:
         click.echo(f"rejected: {rej.source_file}: {rej.reason}", err=True)
-    extracted = 0
+    extracted, linked = 0, ""
     if not no_extract:
         from corroborator.process import process
 
-        extracted = process(store, progress=_progress(quiet), dask=dask)
+        done = process(store, progress=_progress(quiet), dask=dask)
+        extracted = done.extracted
+        if done.link_mode:
+            linked = f"; linked ({done.link_mode}) in {done.link_seconds:.2f} s"
     click.echo(
         f"{len(report.stored)} new document(s) stored, {len(report.duplicates)} already stored, "
-        f"{len(report.rejected)} rejected; {extracted} extracted; "
+        f"{len(report.rejected)} rejected; {extracted} extracted{linked}; "
         f"{store.document_count()} in {store.url}"
     )
     if not report.stored and not report.rejected:
@@ -119,8 +122,8 @@ def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None) -> None:
     """Re-run extraction on stored documents (stale ones only, unless --all), then re-link."""
     from corroborator.process import process
 
-    n = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask)
-    click.echo(f"{n} document(s) extracted")
+    done = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask)
+    click.echo(f"{done.extracted} document(s) extracted")
 
 
 @cli.command()

@@ -8,7 +8,7 @@ parse and return plain records, and this process stays the one writer of the dat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from corroborator.errors import CorroboratorError
@@ -60,17 +60,23 @@ def _run_dask(
             cluster.close()
 
 
+@dataclass
+class Processed:
+    extracted: int
+    link_mode: str | None = None  # "full" or "incremental"
+    link_seconds: float | None = None
+
+
 def process(
     store: Store,
     progress: bool = False,
     redo_all: bool = False,
     batch: int = 32,
     dask: str | None = None,
-) -> int:
+) -> Processed:
     """Extract every document whose stored extraction is missing or from older stages.
 
     Each document's extraction commits on its own, so a killed run resumes where it stopped.
-    Returns the number of documents extracted.
     """
     from tqdm import tqdm
 
@@ -96,7 +102,9 @@ def process(
             extracted.append(doc_id)
             done += 1
             bar.update(1)
+    result = Processed(extracted=done)
     if done or redo_all:
         # a full rebuild after `--all`; otherwise only what the new extractions touch
-        relink(store, None if redo_all else extracted)
-    return done
+        links = relink(store, None if redo_all else extracted)
+        result.link_mode, result.link_seconds = links.mode, links.seconds
+    return result
