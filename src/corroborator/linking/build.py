@@ -286,7 +286,7 @@ def incident_items(
         if not ex or not ex.get("incidents"):
             continue
         # an article's first cited origin is usually its lead's source
-        lead_origin = tuple(copies.origins(d["text"])[:1])
+        lead_origin = tuple(copies.origin_names(d["text"])[:1])
         for n, inc in enumerate(ex["incidents"]):
             item = incident_links.IncidentItem(
                 document_id=doc_id,
@@ -346,7 +346,7 @@ def _incident_origins(inc: dict[str, Any], lead_origin: tuple[str, ...]) -> tupl
     Counting every origin an article names anywhere would let one article count as several
     independent sources for an incident only one of them reported.
     """
-    own = copies.origins(" ".join(m["text"] for m in inc["mentions"]))
+    own = copies.origin_names(" ".join(m["text"] for m in inc["mentions"]))
     return tuple(own) or lead_origin
 
 

@@ -239,7 +239,16 @@ def origins(text: str) -> list[str]:
     demonym before a common noun ("by Ukrainian forces"); two outlets relaying one
     release share its key.
     """
-    found: dict[str, None] = {}
+    return list(_cited(text))
+
+
+def origin_names(text: str) -> list[str]:
+    """The cited origins as the text names them, one per key (for people to read)."""
+    return list(_cited(text).values())
+
+
+def _cited(text: str) -> dict[str, str]:
+    found: dict[str, str] = {}
     for pat, after_cue in _PATTERNS:
         for m in pat.finditer(text):
             name = m.group("name").strip(" .,'’")
@@ -249,8 +258,8 @@ def origins(text: str) -> list[str]:
                 continue
             key = origin_key(name)
             if key:
-                found.setdefault(key, None)
-    return list(found)
+                found.setdefault(key, name)
+    return found
 
 
 def group_copies(items: Iterable[tuple[str, str]]) -> dict[str, str]:

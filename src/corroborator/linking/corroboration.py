@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from corroborator.linking.copies import origin_key
 from corroborator.linking.incidents import (
     IncidentItem,
     date_interval,
@@ -71,19 +72,22 @@ def source_keys(cluster: Cluster) -> list[str]:
     """Independent sources: cited origins, else the outlet, else the original document.
 
     A report citing origins counts as those origins (two outlets relaying one video are one
-    source); a report citing none is its outlet's own reporting (one outlet once).
+    source: names are compared by `copies.origin_key`, so "Security Service of Ukraine" and
+    "Ukrainian Security Service" are one); a report citing none is its outlet's own
+    reporting (one outlet once). Returns the names as cited, for people to read.
     """
     origins_by_root: dict[str, set[str]] = {}
     for item in cluster:
         origins_by_root.setdefault(item.root, set()).update(item.origins)
-    keys: set[str] = set()
+    labels: dict[str, str] = {}  # origin key -> the name as first cited
     for item in originals(cluster):
         cited = origins_by_root[item.root]
-        if cited:
-            keys |= cited
-        else:
-            keys.add(f"outlet:{item.outlet.lower()}" if item.outlet else f"document:{item.root}")
-    return sorted(keys)
+        for name in sorted(cited):
+            labels.setdefault(origin_key(name), name)
+        if not cited:
+            key = f"outlet:{item.outlet.lower()}" if item.outlet else f"document:{item.root}"
+            labels.setdefault(key, key)
+    return sorted(labels.values())
 
 
 def corroboration(cluster: Cluster) -> Corroboration:
