@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 from spacy.language import Language
@@ -99,10 +100,26 @@ def default_stages() -> list[Stage]:
     ]
 
 
+@lru_cache(maxsize=1)
+def _nlp_code_hash() -> str:
+    """Hash of the extraction code and lexicons: an edit that forgot to bump a stage name
+    still marks every stored extraction stale, so no document keeps an outdated answer."""
+    import spacy
+
+    root = Path(__file__).parent
+    h = hashlib.sha256(f"{SPACY_MODEL}/{spacy.__version__}".encode())
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".json", ".txt", ".tsv"):
+            h.update(path.relative_to(root).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def stages_version(stages: Iterable[Stage]) -> str:
-    """One fingerprint of the stage names: stored per document so upgrades redo only stale ones."""
+    """Fingerprint of the stage names and the code behind them, stored per document so an
+    upgrade re-extracts only documents extracted by other code."""
     names = ",".join(s.name for s in stages)
-    return hashlib.sha256(names.encode()).hexdigest()[:12]
+    return hashlib.sha256(f"{names}|{_nlp_code_hash()}".encode()).hexdigest()[:12]
 
 
 def parse_date(value: str | None) -> dt.date | None:
