@@ -176,12 +176,6 @@ def test_denial_stance_floor(run: dict[str, Any]) -> None:
     assert total == 6 and hits >= 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Gap: denials phrased as justification ('used as a headquarters by armed terrorist "
-    "groups', 'mostly those who wore uniforms', 'operate in strict respect of human rights', "
-    "'a campaign of disinformation') get stance 'asserts'.",
-)
 def test_denial_stance_most(run: dict[str, Any]) -> None:
     hits, total = _denial_stances(run)
     assert hits >= 5
