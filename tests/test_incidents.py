@@ -349,3 +349,77 @@ def test_separate_acts_with_their_own_particulars_stay_apart(extract) -> None:
     )
     kills = [i for i in ex.incidents if i.type == "killing_civilians"]
     assert sorted(i.killed.low or 0 for i in kills) == [12, 30]
+
+
+def test_war_totals_repeated_strikes_and_justified_strikes_are_background(extract) -> None:
+    """A war-wide toll, a habit of strikes and the accused's 'precise strike' are no events."""
+    ex = extract(
+        "Fighting between the rebels and the army erupted in March 2021 and has killed "
+        "thousands of people. The army, which has carried out repeated air strikes on "
+        "rebel-held districts of Kassala since fighting reached the city in June, did not "
+        'respond. The military said its aircraft had carried out a "precise strike" on '
+        "insurgents operating from inside the clinic."
+    )
+    assert ex.incidents == []
+
+
+def test_denials_promises_and_descriptions_of_a_group_are_not_incidents(extract) -> None:
+    """An accused's denial, a promise to punish abusers and 'a group that documents abuses'."""
+    ex = extract(
+        '"Our troops do not target civilians and did not fire on any village," spokesman '
+        "Ali Hassan said, accusing the rebels of shelling the area themselves. "
+        '"Clinics are not a target," he added. '
+        "Kenya's government, which fought alongside the militia against the rebels, has said "
+        "that 'any soldier found responsible for abuses will face the full force of the law'. "
+        "The Lawyers Union, a group that documents abuses in the province, said the dead "
+        "included three men who were selling bread near the mosque."
+    )
+    assert ex.incidents == []
+
+
+def test_counts_stay_with_their_own_killing_verb(extract) -> None:
+    """A war total, a raid's toll and a hostage count in one sentence are three numbers."""
+    ex = extract(
+        "The health office says more than 9,000 Karens have been killed in the war, which "
+        "began after rebels killed about 300 people in the eastern hills on 3 May and took "
+        "around 80 hostages."
+    )
+    kills = [i for i in ex.incidents if i.type == "killing_civilians"]
+    assert [(i.killed.low, i.killed.approx) for i in kills] == [(300, True)]
+    taken = [i for i in ex.incidents if i.type == "abduction_detention"]
+    assert taken and all(i.killed.low is None for i in taken)
+
+
+def test_acknowledged_strike_is_alleged_and_own_unit_account_is_confessed(extract) -> None:
+    """Owning up to a strike is no confession; a soldier's 'his platoon shot them' is."""
+    ex = extract(
+        "Jets bombed the crowded bus depot in Lira on 4 March 2021, killing at least 40 "
+        "people. In a statement on state radio, a spokesperson for the military government, "
+        'Colonel Opio, acknowledged the strike but said that "the people who died were mostly '
+        'those who carried guns" and that members of the rebel militia had been the target.'
+    )
+    assert [(i.type, i.status) for i in ex.incidents] == [("attack_populated_area", "alleged")]
+    ex = extract(
+        "A soldier told his sister in a recorded call that his platoon shot five villagers "
+        "near the ford."
+    )
+    assert [(i.type, i.status) for i in ex.incidents] == [("killing_civilians", "confessed")]
+
+
+def test_perpetrator_from_adjacent_blame_but_not_from_a_counter_accusation(extract) -> None:
+    """'X blamed Y for the shelling' names Y; a denial 'accusing Y of shelling' does not."""
+    lead = (
+        "Mortar rounds crashed into a busy bus station in the town of Gao on Friday, killing "
+        "at least 12 passengers, police said.\n\n"
+    )
+    ex = extract(
+        lead + "The Sahel Observatory, a monitoring group, blamed the Islamic State in the "
+        "Greater Sahara for the shelling. It said four of the dead were women."
+    )
+    assert len(ex.incidents) == 1
+    assert any("Islamic State" in p for p in ex.incidents[0].perpetrators)
+    ex = extract(
+        lead + '"We did not fire on the town," a spokesman for the Islamic State in the '
+        "Greater Sahara said, accusing the Malian army of shelling it."
+    )
+    assert [i.perpetrators for i in ex.incidents] == [[]]

@@ -19,9 +19,10 @@ from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
+from corroborator.nlp import incident_blame, incident_confession, incident_counts, incident_merge
 from corroborator.nlp import incident_context as context
 from corroborator.nlp import incident_fields as fields
-from corroborator.nlp import incident_merge
+from corroborator.nlp import incident_scope as out_of_scope
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import load_lexicon, sentence_units, to_span
 
@@ -156,6 +157,11 @@ def _find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
 @lru_cache(maxsize=1)
 def _trigger_keys() -> frozenset[tuple[str, ...]]:
     return frozenset(_lex().triggers)
+
+
+def _is_act(tok: Token) -> bool:
+    """A word that names an act of some family ('the shelling', 'killing civilians')."""
+    return (_low(tok),) in _trigger_keys() or (tok.lower_,) in _trigger_keys()
 
 
 def _passive(verb: Token) -> bool:
@@ -470,6 +476,7 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     out: list[Mention] = []
     denied: list[str] = []
     denied_victims: set[str] = set()
+    refuted: set[str] = set()
     for words, family, strength in _find_triggers(unit):
         agents, patient = roles(words)
         m = _typed(words.root, family, strength, agents, patient, units, k)
@@ -478,8 +485,10 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
         elif m == "denied":
             denied.append(family)
             denied_victims |= victim_groups(patient) or {"civilians"}
-    if denied:
-        out = [m for m in out if _family(m.type) not in denied]
+        elif m == "refuted":  # 'our forces did not fire on any market': a denial sentence
+            refuted.update(("kill", "attack"))
+    if denied or refuted:
+        out = [m for m in out if _family(m.type) not in {*denied, *refuted}]
     # 'shelled a district, killing five civilians': the deaths are the attack's outcome
     attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
     out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
@@ -493,7 +502,10 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
     admissions = _matches(list(unit), _lex().terms["confess"])
     for m in out:
-        m.confessed = _admits(m.trigger, admissions) or _first_person(m.agents)
+        admitted = _admits(m.trigger, admissions)
+        if admitted and incident_confession.acknowledged_attack(m.trigger, m.type):
+            admitted = False  # 'acknowledged the strike' is no confession of a violation
+        m.confessed = admitted or _first_person(m.agents) or _own_unit(m)
         if m.type == "no_quarter_order":
             order = _governed_by(m.trigger, "order", _ORDER_DEPS)
             if order is not None:  # 'we got the order', 'I was ordered'
@@ -501,6 +513,17 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
                 recv = [c for v in verbs for c in v.children if c.dep_ in _RECIPIENT]
                 m.confessed = m.confessed or _first_person(recv)
     return out, denied_victims
+
+
+def _own_unit(m: Mention) -> bool:
+    """'a soldier tells his father that his unit shot them': the speaker's own unit."""
+    verb = m.trigger
+    while verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
+        verb = verb.head
+    speaker = [t for c in verb.head.children if c.dep_ == "nsubj" for t in _noun_group(c)]
+    soldiers = verb.dep_ == "ccomp" and _has(speaker, "combatants")
+    units = frozenset(_low(t) for t in m.agents if _has([t], "combatants"))
+    return incident_confession.own_unit(m.trigger, m.agents, units, soldiers)
 
 
 def _admits(trig: Token, admissions: list[Token]) -> bool:
@@ -609,9 +632,16 @@ def _typed(
         if not _negated(trig, []) or _hypothetical(trig):
             return None
         return Mention(k, "no_quarter_order", trig, {"prisoners_of_war"}, agents, patient)
-    if _negated(trig, agents) or context.negated_by_noun(trig):
+    if _negated(trig, agents) or context.negated_by_noun(trig) or out_of_scope.negated_copula(trig):
+        doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
+        return "refuted" if doer and family in ("kill", "attack") else None
+    if context.background(trig) or context.generic(trig) or out_of_scope.category(trig):
         return None
-    if context.background(trig) or context.generic(trig):
+    if (
+        out_of_scope.war_total(trig, agents)
+        or out_of_scope.justification(trig)
+        or out_of_scope.promise(trig)
+    ):
         return None
     hypothetical = _hypothetical(trig) or context.hypothetical_noun(trig, _lex().terms["modal"])
     threat = _governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
@@ -739,7 +769,10 @@ def threat_mentions(units: list[Span], k: int) -> list[Mention]:
                 "deserters",
                 "own_soldiers",
             }
+            accountable = out_of_scope.accountability(tok)  # 'those responsible will face the law'
             if (punish or soldiers) and _coercion_context(units, k) and not _negated(tok, []):
+                if accountable:
+                    continue
                 out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
         elif lemma in _lex().terms["force"] and _passive(tok):
             to = [
@@ -1051,12 +1084,14 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
     ]
     if pats:
         src["victims"] = pats
+    triggers = [m.trigger for m in ms]
     for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
         cs = [
             c
             for s in spans
             for c in _within(s.start, s.end, ex.counts)
             if c.outcome == outcome and (c.counted is None or c.counted in victims)
+            if incident_counts.binds(doc, c, triggers)
         ]
         if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
             best = max(
@@ -1082,6 +1117,12 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
         inc.date = DateRange(d.date_start, d.date_end, d.precision)
         src["date"] = [TextSpan(d.start, d.end, d.text)]
     inc.perpetrators, src["perpetrators"] = _perpetrators(ms, ctx)
+    if not inc.perpetrators:  # 'a group blamed the militia for the shelling'
+        party = incident_blame.blamed(units, unit_ids, _is_act)
+        if party:
+            inc.perpetrators, src["perpetrators"] = _perpetrators(
+                [Mention(0, g.type, party[0], set(), party)], ctx
+            )
     if not src["perpetrators"]:
         del src["perpetrators"]
     ev = {t for t, s in ex.evidence for sp in spans if sp.start <= s.start and s.end <= sp.end}
