@@ -17,7 +17,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Span, Token
 
-from corroborator.models import DateRange, DocIncident, Location, Range
+from corroborator.models import VICTIM_GROUPS, DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
 from corroborator.nlp import incident_blame, incident_confession, incident_counts, incident_merge
 from corroborator.nlp import incident_context as context
@@ -1062,21 +1062,7 @@ def _fill(g: _Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSp
         "type": [to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms]
     }
     victims: set[str] = set().union(*(m.victims for m in ms))
-    inc.victims = [
-        v
-        for v in (
-            "civilians",
-            "children",
-            "women",
-            "elderly",
-            "prisoners_of_war",
-            "wounded",
-            "own_soldiers",
-            "deserters",
-            "detainees",
-        )
-        if v in victims
-    ]
+    inc.victims = [v for v in VICTIM_GROUPS if v in victims]
     pats = [
         to_span(doc, min(t.i for t in m.patient), max(t.i for t in m.patient) + 1)
         for m in ms
