@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef, PlaceRef
 from corroborator.nlp.incident_context import words
+from corroborator.nlp.pipeline import text_of
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
 _DATE_PRECISION = {"day": 0, "week": 1, "month": 2, "year": 3, "unknown": 4}
@@ -61,7 +62,7 @@ _DASHES = ("—", "–", " - ", "--")
 def _dateline(doc: Doc, p: PlaceRef) -> bool:
     """'KYIV —', 'SELYDOVE, Ukraine (AP) —': where the reporter filed from. The act's
     place, if the same, is named again in the sentence."""
-    text = doc.text
+    text = text_of(doc)
     line = text.rfind("\n", 0, p.start) + 1
     lead = text[line : p.start].strip(" \t\"'“‘(")
     if lead:  # 'DAKAR, Senegal —': the country after a capitalised city is the dateline too

@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from corroborator.models import EntityMention
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
 _ORDINAL = r"^\d+(?:st|nd|rd|th)$"
@@ -552,7 +552,7 @@ def _unify_forces(
     ]
     covered = {i for _, (a, b, _) in out for i in range(a, b)}
     for alias, src in acronyms.items():  # later bare uses the NER missed
-        for hit in re.finditer(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", doc.text):
+        for hit in re.finditer(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", text_of(doc)):
             a, b = hit.span()
             span = doc.char_span(a, b)
             if span is None or covered & set(range(a, b)):
