@@ -234,3 +234,18 @@ def test_incident_record_has_contract_fields_and_exact_mentions() -> None:
     assert rec["corroboration"] == {"documents": 2, "independent_sources": 2, "score": 0.61}
     for m in rec["mentions"]:
         assert WIRE[m["start"] : m["end"]] == m["text"]
+
+
+def test_summary_of_one_soldier_killed_by_own_side_reads_as_english() -> None:
+    from corroborator.linking.corroboration import merge_fields, summarize
+    from corroborator.linking.incidents import IncidentItem
+    from corroborator.models import DocIncident, Range, Span
+
+    inc = DocIncident(
+        type="killing_own_forces",
+        mentions=[Span(0, 5, "shot")],
+        victims=["own_soldiers"],
+        killed=Range(1, 1),
+    )
+    text = summarize(merge_fields([IncidentItem("d1", 0, inc)]), "alleged")
+    assert text.startswith("1 soldier was allegedly killed"), text

@@ -366,7 +366,7 @@ _NOUNS = {
     "elderly": ("elderly person", "elderly people"),
     "prisoners_of_war": ("prisoner of war", "prisoners of war"),
     "wounded": ("wounded person", "wounded people"),
-    "own_soldiers": ("of its own soldiers", "its own soldiers"),
+    "own_soldiers": ("soldier", "its own soldiers"),  # "1 soldier ... by their own side"
     "deserters": ("deserter", "deserters"),
     "detainees": ("detainee", "detainees"),
 }
@@ -422,7 +422,7 @@ def _victims_phrase(victims: list[str], killed: Range, typ: str) -> tuple[str, b
     if one:
         head = next((v for v in _SPECIFIC_FIRST + VICTIM_GROUPS if v in victims), None)
         noun = _NOUNS[head][0] if head else {"killing_captives": "captive"}.get(typ, "person")
-        return f"1 {noun.removeprefix('of ')}", False
+        return f"1 {noun}", False
     order = _HEADS.get(typ, ()) + _GENERAL_HEADS + ("wounded",)
     mains = [v for v in dict.fromkeys(order) if v in victims]
     subs = [_NOUNS[v][1] for v in ("children", "women", "elderly") if v in victims]
