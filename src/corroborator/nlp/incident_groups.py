@@ -1,0 +1,115 @@
+"""Mentions merged into groups, one per reported act.
+
+Lead, quote and recap retell one act; shared counts, nearness in one story or shared
+particulars join them, and a headline folds into the body's first act of its family.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.tokens import Span
+
+from corroborator.nlp.incident_mention import KILL_TYPES, Mention, family_of
+from corroborator.nlp.incident_roles import IDENTITY
+from corroborator.nlp.incident_units import Layout, same_story
+
+
+@dataclass
+class Group:
+    type: str
+    mentions: list[Mention]
+
+    @property
+    def units(self) -> set[int]:
+        return {m.unit for m in self.mentions}
+
+
+def _compatible(g: Group, m: Mention, counts: dict[int, set[int]], lay: Layout) -> bool:
+    if g.type != m.type:
+        return False
+    if m.unit in g.units:
+        return True
+    mine = counts.get(m.unit, set())
+    theirs = set().union(*(counts.get(u, set()) for u in g.units))
+    if mine and theirs and not mine & theirs:
+        return False
+    if mine & theirs or any(abs(u - m.unit) <= 2 and same_story(lay, u, m.unit) for u in g.units):
+        return True
+    # a retelling shares the particulars: 'lieutenant', 'order', 'jail', a place name
+    for u in g.units:
+        shared = lay.nouns[u] & lay.nouns[m.unit]
+        small = min(len(lay.nouns[u]), len(lay.nouns[m.unit])) or 1
+        if len(shared) >= 2 and len(shared) / small >= 0.5:
+            return True
+    return False
+
+
+def merge(
+    ms: list[Mention], counts: dict[int, set[int]], quote_of: dict[int, int], lay: Layout
+) -> list[Group]:
+    groups: list[Group] = []
+    home: dict[int, Group] = {}
+    for m in sorted(ms, key=lambda m: m.unit):
+        if m.support:
+            continue
+        target = home.get(id(m.attach)) if m.attach is not None else None
+        if m.recap:  # 'after the killings' only dates another act
+            continue
+        if target is None and m.anaphoric:  # 'the strike hit the market' retells the last one
+            back = [
+                g
+                for g in groups
+                if g.type not in ("no_quarter_order", "coercion_of_troops")
+                and family_of(g.type) == family_of(m.type)
+                and any(0 < m.unit - u <= 3 for u in g.units)
+            ]
+            same = [g for g in groups if g.type == m.type]
+            if same or back:
+                target = (same or back)[-1]
+                m.type = target.type
+        if target is None or target.type != m.type:
+            q = quote_of.get(m.unit)
+            same_quote = [
+                g
+                for g in groups
+                if g.type == m.type and q is not None and any(quote_of.get(u) == q for u in g.units)
+            ]
+            cands = same_quote or [g for g in groups if _compatible(g, m, counts, lay)]
+            target = cands[-1] if cands else None
+        if target is None:
+            target = Group(m.type, [])
+            groups.append(target)
+        target.mentions.append(m)
+        home[id(m)] = target
+    # detention told beside a killing: the victims were captives
+    for s in (m for m in ms if m.support):
+        for g in groups:
+            if g.type in KILL_TYPES and any(
+                0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units
+            ):
+                g.mentions.append(s)
+                named = any(m.victims & IDENTITY - {"civilians"} for m in g.mentions)
+                if g.type == "killing_civilians" and not named:  # 'villagers' stay civilians
+                    g.type = "killing_captives"
+                break
+    return groups
+
+
+def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
+    """A headline retells the story's main act: its mentions join the first incident of
+    the same family told in the body, which keeps the body's (better-informed) type."""
+    if len(units) < 2 or lay.para[0] == lay.para[1] or units[0].text.rstrip()[-1:] in ".!?":
+        return groups
+    out: list[Group] = []
+    for g in groups:
+        if g.units != {0}:
+            out.append(g)
+            continue
+        body = [o for o in groups if o is not g and family_of(o.type) == family_of(g.type)]
+        body = [o for o in body if o.type not in ("no_quarter_order", "coercion_of_troops")]
+        if body and g.type not in ("no_quarter_order", "coercion_of_troops"):
+            body[0].mentions.extend(g.mentions)
+        else:
+            out.append(g)
+    return out

@@ -1,0 +1,114 @@
+"""Incident lexicons as lemma-tuple lookups, and the token tests built on them.
+
+The trigger and role lexicons are JSON data; every other incident module asks questions
+of them ('is this word a combatant?', 'does an act start here?'). Loading them once and
+answering by lemma or surface form lives here so those modules share one cached view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from spacy.tokens import Token
+
+from corroborator.nlp.stages.hedges import load_lexicon
+
+_MAX_NGRAM = 4
+
+
+@dataclass(frozen=True)
+class _Lex:
+    """Both lexicons as lemma-tuple lookups."""
+
+    triggers: dict[tuple[str, ...], list[tuple[str, str]]]  # ngram -> [(family, strength)]
+    terms: dict[str, frozenset[tuple[str, ...]]]  # role list name -> ngrams
+    victims: dict[str, frozenset[tuple[str, ...]]]
+
+
+def _grams(words: list[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(w.lower().split()) for w in words)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> _Lex:
+    trig: dict[str, Any] = load_lexicon("incident_triggers.json")
+    roles: dict[str, Any] = load_lexicon("incident_roles.json")
+    triggers: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    families = ("kill", "torture", "sexual", "abduction", "deportation", "attack", "coercion")
+    for family in (*families, "no_quarter", "other"):
+        for strength in ("strong", "weak", "target", "negated"):
+            for w in trig[family].get(strength, []):
+                triggers.setdefault(tuple(w.split()), []).append((family, strength))
+    terms = {k: _grams(v) for k, v in roles.items() if isinstance(v, list)}
+    for k in ("order", "deny", "confess"):
+        terms[k] = _grams(trig[k])
+    terms["victim_nouns"] = _grams(trig["kill"]["victim_nouns"])
+    terms["transitive_only"] = _grams(trig["transitive_only"])
+    terms["strong_abduction"] = _grams([w for w in trig["abduction"]["strong"] if " " not in w])
+    for k in ("threat", "punishment", "force", "force_to"):
+        terms[k] = _grams(trig["coercion"][k])
+    victims = {k: _grams(v) for k, v in roles["victims"].items()}
+    return _Lex(triggers, terms, victims)
+
+
+def low(tok: Token) -> str:
+    return tok.lemma_.lower()
+
+
+def has(tokens: list[Token], name: str) -> bool:
+    """Whether the tokens contain a term of the named role list (lemma or surface form)."""
+    grams = lexicon().terms[name]
+    return bool(matches(tokens, grams))
+
+
+@lru_cache(maxsize=64)
+def _prefixes(grams: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    return frozenset(g[:n] for g in grams for n in range(1, len(g) + 1))
+
+
+def longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Longest lexicon n-grams starting at toks[i]; each word may match by lemma or surface
+    form ('enforced disappearances' -> ('enforced', 'disappearance'); 'bodies' and 'body')."""
+    prefixes = _prefixes(grams)
+    frontier: list[tuple[str, ...]] = [()]
+    best: list[tuple[str, ...]] = []
+    for n in range(_MAX_NGRAM):
+        if i + n >= len(toks):
+            break
+        t = toks[i + n]
+        opts = {low(t), t.lower_}
+        frontier = [p + (o,) for p in frontier for o in opts if p + (o,) in prefixes]
+        if not frontier:
+            break
+        best = [f for f in frontier if f in grams] or best
+    return best
+
+
+def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
+    """Tokens that start a lexicon n-gram."""
+    toks = sorted(tokens, key=lambda t: t.i)
+    return [t for i, t in enumerate(toks) if longest(toks, i, grams)]
+
+
+def victim_groups(tokens: list[Token]) -> set[str]:
+    """Victim groups named by these tokens ('injured prisoners of war' -> pow, wounded)."""
+    return {g for g, grams in lexicon().victims.items() if matches(tokens, grams)}
+
+
+@lru_cache(maxsize=1)
+def trigger_keys() -> frozenset[tuple[str, ...]]:
+    return frozenset(lexicon().triggers)
+
+
+def is_act(tok: Token) -> bool:
+    """A word that names an act of some family ('the shelling', 'killing civilians')."""
+    return (low(tok),) in trigger_keys() or (tok.lower_,) in trigger_keys()
+
+
+@lru_cache(maxsize=1)
+def attack_nouns() -> frozenset[tuple[str, ...]]:
+    """Single-word attack triggers, and the heads of multi-word ones ('air strike')."""
+    table = lexicon().triggers
+    return frozenset(g[-1:] for g, fams in table.items() if any(f == "attack" for f, _ in fams))

@@ -1,0 +1,74 @@
+"""The mood of a trigger: denied, negated, hypothetical, or governed by an order.
+
+'Ordered to kill', 'threatened to kill', 'can simply shoot' and 'no one ever shoots' differ
+more in mood than in verb. These parse walks decide that, apart from who the roles are.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from corroborator.nlp.incident_lexicon import lexicon, low
+
+
+def _ancestors(tok: Token, deps: set[str], limit: int = 4) -> list[Token]:
+    out: list[Token] = []
+    while tok.head.i != tok.i and tok.dep_ in deps and len(out) < limit:
+        tok = tok.head
+        out.append(tok)
+    return out
+
+
+def denial(agents: list[Token]) -> bool:
+    """'No one ever shoots civilians': a negative doer denies the act as such."""
+    subj_words = {t.lower_ for t in agents}
+    return bool(subj_words & {"nobody", "none"}) or {"no", "one"} <= subj_words
+
+
+def negated(trigger: Token, agents: list[Token]) -> bool:
+    """'Anyone not killed', 'weren't shooting': not an event (but no denial of others)."""
+    if any(c.dep_ == "neg" for c in trigger.children) or denial(agents):
+        return True
+    return any(
+        c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children
+    ) or any(t.lower_ == "never" for t in trigger.children)
+
+
+def is_hypothetical(trigger: Token) -> bool:
+    """Modal or conditional: 'can simply shoot', 'would have killed me', '... if they raze'."""
+    modal = lexicon().terms["modal"]
+    chain = [trigger, *_ancestors(trigger, {"xcomp", "conj", "ccomp"}, 2)]
+    for t in chain:
+        for c in t.children:
+            if c.dep_ == "aux" and ((c.lower_,) in modal or (low(c),) in modal):
+                return True
+            if c.dep_ == "advcl" and any(m.lower_ in ("if", "unless") for m in c.children):
+                return True
+            if c.dep_ == "mark" and c.lower_ in ("if", "unless"):
+                return True
+    for a in _ancestors(trigger, {"xcomp", "ccomp", "advcl", "conj", "dobj", "pobj", "prep"}):
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in a.children):
+            return True
+    return False
+
+
+def governed_by(trigger: Token, name: str, deps: set[str]) -> Token | None:
+    """The nearest ancestor (through `deps`) whose lemma is in the named term list."""
+    grams = lexicon().terms[name]
+    for a in _ancestors(trigger, deps):
+        if (low(a),) in grams:
+            return a
+    for c in trigger.children:  # 'kill orders' parsed with kill as the head
+        if c.dep_ in ("compound", "nmod") and (low(c),) in grams:
+            return c
+    for a in _ancestors(trigger, {"advcl", "xcomp"}, 1):  # 'an order was given to shoot'
+        for c in a.children:
+            if c.dep_ in ("nsubjpass", "dobj") and (low(c),) in grams:
+                return c
+    return None
+
+
+RECIPIENT = ("nsubj", "nsubjpass", "dative")
+# 'denied bombing hospitals' is sometimes parsed with 'bombing' as a compound of its object
+DENY_DEPS = {"xcomp", "pcomp", "pobj", "prep", "dobj", "ccomp", "compound"}
+ORDER_DEPS = {"xcomp", "acl", "compound", "amod", "advcl"}

@@ -1,0 +1,142 @@
+"""All typed mentions of one sentence unit, after the unit's own denials and links.
+
+Triggers in one sentence qualify each other: a denial drops its family, a killing told as
+an attack's outcome joins the attack, 'I'/'we' or 'admitted to' make a confession. Those
+sentence-wide passes sit here, above the typing of single triggers.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Span, Token
+
+from corroborator.nlp import incident_confession
+from corroborator.nlp import incident_context as context
+from corroborator.nlp.incident_lexicon import (
+    attack_nouns,
+    has,
+    lexicon,
+    low,
+    matches,
+    victim_groups,
+)
+from corroborator.nlp.incident_mention import KILL_TYPES, Mention, family_of
+from corroborator.nlp.incident_mood import ORDER_DEPS, RECIPIENT, governed_by
+from corroborator.nlp.incident_roles import first_person, noun_group, roles
+from corroborator.nlp.incident_triggers import find_triggers, typed_mention
+
+
+def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]]:
+    """Typed mentions of one unit, and the victims it denies ('no one ever shoots civilians')."""
+    unit = units[k]
+    if unit.text.rstrip("’”\"' ").endswith("?"):
+        return [], set()
+    out: list[Mention] = []
+    denied: list[str] = []
+    denied_victims: set[str] = set()
+    refuted: set[str] = set()
+    for words, family, strength in find_triggers(unit):
+        agents, patient = roles(words)
+        m = typed_mention(words.root, family, strength, agents, patient, units, k)
+        if isinstance(m, Mention):
+            out.append(m)
+        elif m == "denied":
+            denied.append(family)
+            denied_victims |= victim_groups(patient) or {"civilians"}
+        elif m == "refuted":  # 'our forces did not fire on any market': a denial sentence
+            refuted.update(("kill", "attack"))
+    if denied or refuted:
+        out = [m for m in out if family_of(m.type) not in {*denied, *refuted}]
+    # 'shelled a district, killing five civilians': the deaths are the attack's outcome
+    attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
+    out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
+    for m in out:
+        m.anaphoric = context.anaphoric(m.trigger) and not _particulars(m.trigger)
+        m.recap = context.temporal_recap(m.trigger)
+        cause = _attack_cause(m.trigger) if m.type == "killing_civilians" else None
+        if cause is not None:  # 'killed in an air strike': the attack, with its toll
+            m.type = "attack_populated_area"
+            m.anaphoric = m.anaphoric or context.anaphoric(cause)
+    # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
+    admissions = matches(list(unit), lexicon().terms["confess"])
+    for m in out:
+        admitted = _admits(m.trigger, admissions)
+        if admitted and incident_confession.acknowledged_attack(m.trigger, m.type):
+            admitted = False  # 'acknowledged the strike' is no confession of a violation
+        m.confessed = admitted or first_person(m.agents) or _own_unit(m)
+        if m.type == "no_quarter_order":
+            order = governed_by(m.trigger, "order", ORDER_DEPS)
+            if order is not None:  # 'we got the order', 'I was ordered'
+                verbs = [order, order.head]
+                recv = [c for v in verbs for c in v.children if c.dep_ in RECIPIENT]
+                m.confessed = m.confessed or first_person(recv)
+    return out, denied_victims
+
+
+def _own_unit(m: Mention) -> bool:
+    """'a soldier tells his father that his unit shot them': the speaker's own unit."""
+    verb = m.trigger
+    while verb.dep_ in ("conj", "xcomp") and verb.head.i != verb.i:
+        verb = verb.head
+    speaker = [t for c in verb.head.children if c.dep_ == "nsubj" for t in noun_group(c)]
+    soldiers = verb.dep_ == "ccomp" and has(speaker, "combatants")
+    units = frozenset(low(t) for t in m.agents if has([t], "combatants"))
+    return incident_confession.own_unit(m.trigger, m.agents, units, soldiers)
+
+
+def _admits(trig: Token, admissions: list[Token]) -> bool:
+    """'Admitted to killing', 'his confession that he shot': the admission governs the act
+    ('acknowledged that troops entered' does not admit the abuses of another clause)."""
+    above = {a.i for a in trig.ancestors}
+    heads = [(a, a.head.head if a.head.dep_ == "prep" else a.head) for a in admissions]
+    return any(a.i in above or (h.i in above and a.pos_ == "NOUN") for a, h in heads)
+
+
+_CAUSE_PREPS = ("in", "during", "by", "from", "after")
+
+
+def _linked(m: Mention, triggers: set[int]) -> bool:
+    """Whether a killing is told as the outcome of one of these attack triggers: 'shelled
+    a district, killing five', 'a missile slammed into a market, killing seven', 'killed
+    in the strike on the market'."""
+    t = m.trigger
+    outcome = t.dep_ in ("advcl", "conj", "xcomp")
+    subject = [x for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for x in c.subtree]
+    # the cause is the preposition's own object: 'in the strike on the market', not the
+    # attack a reprisal answered ('shot them in reprisal for an attack by rebels')
+    cause = [
+        x
+        for c in t.children
+        if c.dep_ == "prep" and c.lower_ in _CAUSE_PREPS
+        for g in c.children
+        if g.dep_ == "pobj"
+        for x in (g, *(j for j in g.children if j.dep_ == "conj"))
+    ]
+    return (
+        (outcome and (t.head.i in triggers or any(x.i in triggers for x in subject)))
+        or any(a.i in triggers for a in m.agents)
+        or any(c.i in triggers for c in t.children if c.dep_ in ("nsubj", "agent"))
+        or any(x.i in triggers for x in cause)
+    )
+
+
+def _attack_cause(trig: Token) -> Token | None:
+    """The attack noun a death is put down to: 'died in the attack', 'killed by shelling'."""
+    grams = attack_nouns()
+    for c in trig.children:
+        if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
+            continue
+        for g in c.children:
+            if (
+                g.dep_ == "pobj"
+                and g.pos_ == "NOUN"
+                and ((low(g),) in grams or (g.lower_,) in grams)
+            ):
+                return g
+    return None
+
+
+def _particulars(trig: Token) -> bool:
+    """A definite act with its own names or numbers ('the killing of three men in X') is
+    told afresh, not pointed back to."""
+    below = [x for c in trig.children if c.dep_ == "prep" for x in c.subtree]
+    return any(x.like_num or x.ent_type_ in ("GPE", "LOC", "FAC", "PERSON") for x in below)

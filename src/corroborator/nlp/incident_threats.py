@@ -1,0 +1,79 @@
+"""Coercion of troops told without a killing verb.
+
+'Threatened with jail', 'forced to fight', 'if you refuse, they put you in the pit': a
+penalty for refusing to fight is coercion even with no trigger word. Also the test for a
+military setting nearby, which trigger typing shares.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Span, Token
+
+from corroborator.nlp import incident_scope as out_of_scope
+from corroborator.nlp.incident_lexicon import has, lexicon, low, matches, victim_groups
+from corroborator.nlp.incident_mention import Mention
+from corroborator.nlp.incident_mood import negated
+from corroborator.nlp.incident_roles import is_passive, is_person, noun_group
+
+
+def coercion_context(units: list[Span], k: int, reach: int = 3) -> bool:
+    """Soldiers, desertion or the front within a few sentences."""
+    near = [t for u in units[max(0, k - reach) : k + reach] for t in u]
+    return has(near, "combatants") or bool(matches(near, lexicon().victims["deserters"]))
+
+
+PERSONAL = {"him", "her", "them", "me", "us", "you"}
+
+
+def _refusal_threat(tok: Token) -> bool:
+    """'If you refuse, they put you in the pit': a penalty laid down for refusing to fight."""
+    if tok.dep_ != "advcl" or not any(c.dep_ == "mark" and c.lower_ == "if" for c in tok.children):
+        return False
+    refusal = [tok, *(c for c in tok.children if c.dep_ in ("xcomp", "prt", "dobj"))]
+    if not matches(refusal, lexicon().victims["deserters"]) and low(tok) != "refuse":
+        return False
+    penalty = tok.head
+    if negated(penalty, []):
+        return False
+    done_to = [c for c in penalty.children if c.dep_ in ("dobj", "nsubjpass")]
+    return any(c.lower_ in PERSONAL for c in done_to) or has(list(penalty.subtree), "punishment")
+
+
+def threat_mentions(units: list[Span], k: int) -> list[Mention]:
+    """Coercion without a killing verb: 'threatened with jail', 'forced to fight', 'if you
+    refuse, they put you in the pit'."""
+    out = []
+    unit = units[k]
+    for tok in unit:
+        if _refusal_threat(tok) and coercion_context(units, k, reach=6):
+            out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+            continue
+        lemma = (low(tok),)
+        if lemma in lexicon().terms["threat"]:
+            scope = list(tok.subtree)
+            punish = has(scope, "punishment")
+            persons = [
+                t
+                for c in tok.children
+                if c.dep_ in ("dobj", "nsubjpass")
+                for t in noun_group(c)
+                if is_person(c)
+            ]
+            soldiers = has(persons, "combatants") or victim_groups(persons) & {
+                "deserters",
+                "own_soldiers",
+            }
+            accountable = out_of_scope.accountability(tok)  # 'those responsible will face the law'
+            if (punish or soldiers) and coercion_context(units, k) and not negated(tok, []):
+                if accountable:
+                    continue
+                out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+        elif lemma in lexicon().terms["force"] and is_passive(tok):
+            to = [
+                c
+                for c in tok.children
+                if c.dep_ == "xcomp" and (low(c),) in lexicon().terms["force_to"]
+            ]
+            if to and coercion_context(units, k):
+                out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
+    return out[:1]

@@ -1,0 +1,203 @@
+"""Finding lexicon triggers in a unit and typing one trigger as a mention.
+
+A trigger's family, strength, roles and mood together decide its taxonomy type, or that
+it is no violation at all ('beat the record', 'can simply shoot'). This is the decision
+table for one trigger; reading a whole unit builds on it.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Span, Token
+
+from corroborator.nlp import incident_context as context
+from corroborator.nlp import incident_scope as out_of_scope
+from corroborator.nlp.incident_lexicon import (
+    has,
+    lexicon,
+    longest,
+    low,
+    trigger_keys,
+    victim_groups,
+)
+from corroborator.nlp.incident_mention import Mention
+from corroborator.nlp.incident_mood import (
+    DENY_DEPS,
+    ORDER_DEPS,
+    denial,
+    governed_by,
+    is_hypothetical,
+    negated,
+)
+from corroborator.nlp.incident_roles import first_person, head_noun, is_person, kill_type
+from corroborator.nlp.incident_threats import PERSONAL, coercion_context
+
+
+def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
+    """(trigger words, family, strength) for each lexicon trigger in the unit, longest first."""
+    toks = list(unit)
+    table = lexicon().triggers
+    keys = trigger_keys()
+    out: list[tuple[Span, str, str]] = []
+    i = 0
+    rank = {"strong": 0, "negated": 0, "target": 1, "weak": 2}
+    while i < len(toks):
+        grams = longest(toks, i, keys)
+        if not grams:
+            i += 1
+            continue
+        span = unit[i : i + len(grams[0])]
+        best: dict[str, str] = {}
+        for family, strength in (e for g in grams for e in table[g]):
+            if family not in best or rank[strength] < rank[best[family]]:
+                best[family] = strength
+        out += [(span, family, strength) for family, strength in best.items()]
+        i += len(grams[0])
+    return out
+
+
+def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bool:
+    """Attack on a populated place, not a military target. Only the clause around a noun
+    under a preposition counts: 'rounded up residents ... in reprisal for an attack on a military post'."""
+    toks = list(unit)
+    if patient and has(patient, "military_targets") and trigger.dep_ == "pobj":
+        toks = list(_clause(trigger).subtree)
+    if patient:
+        if has(patient, "populated_strong"):
+            return True
+        if has(patient, "military_targets"):
+            # 'not into some military thing, ... to a peaceful population'
+            return has(toks, "populated_strong")
+        if has(patient, "populated_weak"):
+            return True
+    if has(toks, "populated_strong"):
+        return True
+    return has(toks, "populated_weak") and not has(toks, "military_targets")
+
+
+def _clause(tok: Token) -> Token:
+    """The nearest verb at or above a token (the token's own clause)."""
+    cur = tok
+    while cur.pos_ not in ("VERB", "AUX") and cur.head.i != cur.i:
+        cur = cur.head
+    return cur
+
+
+def _specific(patient: list[Token]) -> bool:
+    """'three men' names particular victims; 'everyone', 'hundreds of civilians' a category."""
+    if has(patient, "universal") or has(patient, "vague_quantity"):
+        return False
+    return any(t.dep_ == "nummod" and t.like_num for t in patient)
+
+
+def typed_mention(
+    trig: Token,
+    family: str,
+    strength: str,
+    agents: list[Token],
+    patient: list[Token],
+    units: list[Span],
+    k: int,
+) -> Mention | str | None:
+    unit = units[k]
+    if governed_by(trig, "deny", DENY_DEPS):
+        return "denied"
+    if denial(agents):
+        return "denied"
+    if family == "no_quarter" and strength == "negated":  # 'we are not taking anyone'
+        if not negated(trig, []) or is_hypothetical(trig):
+            return None
+        return Mention(k, "no_quarter_order", trig, {"prisoners_of_war"}, agents, patient)
+    if negated(trig, agents) or context.negated_by_noun(trig) or out_of_scope.negated_copula(trig):
+        doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
+        return "refuted" if doer and family in ("kill", "attack") else None
+    if context.background(trig) or context.generic(trig) or out_of_scope.category(trig):
+        return None
+    if (
+        out_of_scope.war_total(trig, agents)
+        or out_of_scope.justification(trig)
+        or out_of_scope.promise(trig)
+    ):
+        return None
+    hypothetical = is_hypothetical(trig) or context.hypothetical_noun(
+        trig, lexicon().terms["modal"]
+    )
+    threat = governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
+    head = head_noun(patient)
+    mk = lambda t, v=None, **kw: Mention(k, t, trig, v or set(), agents, patient, **kw)  # noqa: E731
+
+    if family == "no_quarter":  # 'take no prisoners': the negation is the order itself
+        return None if hypothetical else mk("no_quarter_order", {"civilians"})
+    if family == "coercion":
+        if strength == "strong" and (threat or has(list(unit), "threat") or not hypothetical):
+            return mk("coercion_of_troops", {"own_soldiers"})
+        return None
+    if family == "other":  # pillage; burning homes (not 'burned alive': a killing)
+        if hypothetical or head is None or is_person(head):
+            return None
+        populated = has(patient, "populated_strong") or has(patient, "populated_weak")
+        return mk("other", {"civilians"}) if strength == "strong" or populated else None
+    thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not is_person(head)
+    if family == "attack" or (family == "kill" and thing):
+        if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
+            return None
+        if hypothetical:
+            return None
+        if head is not None and has(patient, "protected_persons") and low(trig) == "attack":
+            return mk("other", {"civilians"})
+        if strength == "strong" or _target_is_populated(trig, patient, unit):
+            if family == "attack" and head is not None and is_person(head):
+                pass  # 'fire on civilians' is a killing, handled below
+            else:
+                return mk("attack_populated_area", {"civilians"})
+        if family == "attack":
+            return None
+    if family == "kill":
+        if strength == "weak" and trig.lower_ not in ("shot",):
+            die = low(trig) in ("die", "death", "dead")
+            cause = [t for c in trig.children if c.dep_ == "prep" for t in c.subtree]
+            if die and has(cause, "non_violent_death"):
+                return None
+            if low(trig) in ("destroy", "eliminate") and not (head is not None and is_person(head)):
+                return None
+            ctx = patient + [c for c in trig.children if c.dep_ in ("amod", "compound")]
+            if die:
+                ctx += [t for c in trig.children if c.dep_ == "nsubj" for t in c.subtree]
+            if not victim_groups(ctx) or has(ctx, "combatants"):
+                return None
+        ktype, victims, vague, ambiguous = kill_type(trig, agents, patient, unit)
+        if ktype is None:
+            return None
+        if threat or hypothetical:
+            own = victims & {"own_soldiers", "deserters"} or first_person(patient)
+            if (own or ambiguous) and coercion_context(units, k):
+                return mk("coercion_of_troops", {"own_soldiers"} | (victims - {"civilians"}))
+            return None
+        order = governed_by(trig, "order", ORDER_DEPS)
+        told = order is not None and low(order) == "tell" and trig.dep_ != "xcomp"
+        if order is not None and not told and not _specific(patient):
+            return mk("no_quarter_order", victims)
+        return mk(ktype, victims, vague=vague, ambiguous=ambiguous)
+    if hypothetical:
+        return None
+    if family in ("torture", "sexual", "deportation"):
+        pronoun = head is not None and head.pos_ == "PRON" and head.lower_ in PERSONAL
+        if strength == "weak" and not victim_groups(patient) and not pronoun:
+            return None  # 'beat the record' is no torture; 'beat him' is
+        t = {
+            "torture": "torture_mistreatment",
+            "sexual": "sexual_violence",
+            "deportation": "deportation_transfer",
+        }
+        return mk(t[family], victim_groups(patient) or {"civilians"})
+    if family == "abduction":
+        victims = victim_groups(patient)
+        if strength == "weak":
+            transitive = trig.pos_ == "NOUN" or any(
+                c.dep_ in ("dobj", "nsubjpass") for c in trig.children
+            )
+            if has(patient, "combatants") or not patient or not transitive:
+                return None
+            if not victims:
+                return mk("abduction_detention", {"detainees"}, support=True)
+        return mk("abduction_detention", (victims or {"civilians"}) | {"detainees"})
+    return None
