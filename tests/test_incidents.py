@@ -423,3 +423,41 @@ def test_perpetrator_from_adjacent_blame_but_not_from_a_counter_accusation(extra
         "Greater Sahara said, accusing the Malian army of shelling it."
     )
     assert [i.perpetrators for i in ex.incidents] == [[]]
+
+
+def test_retrospective_summary_dates_and_places_the_undated_acts(extract) -> None:
+    """'This happened in X in May 2019' is no act itself but dates and places the acts told
+    (over a bare country in their own sentences, and with other dates in the document)."""
+    ex = extract(
+        "Two former conscripts describe how their unit shot eight farmers in Sudan who "
+        "refused to hand over their cattle. Their commander ordered them to burn the "
+        "bodies, they say.\n\n"
+        "This happened near Kadugli in South Kordofan state in May 2019, according to "
+        "the conscripts.\n\nBoth men deserted in 2020 and now live in Uganda."
+    )
+    dated = [i for i in ex.incidents if i.type == "killing_civilians"]
+    assert dated and all(i.date is not None for i in dated)
+    assert {(i.date.start, i.date.end) for i in dated if i.date} == {("2019-05-01", "2019-05-31")}
+    assert all(i.location is not None and i.location.name == "Kadugli" for i in dated)
+    assert all("happened" not in m.text for i in ex.incidents for m in i.mentions)
+
+
+def test_date_inside_a_since_clause_is_a_period_start_not_the_act(extract) -> None:
+    """'since the junta seized power in March 2021, including executing ...': no March 2021."""
+    ex = extract(
+        "The report catalogues the brigade's crimes since the junta seized power in "
+        "March 2021, including executing 14 captured protesters in the town of Monywa."
+    )
+    assert ex.incidents
+    assert all(i.date is None or i.date.start is None for i in ex.incidents)
+
+
+def test_organisation_described_by_what_it_covers_is_not_an_incident(extract) -> None:
+    """'X, which reports on torture', 'a monitor investigating war crimes': no act."""
+    for text in (
+        "Novaya Pravda, which reports on corruption and torture in Belarus, published the "
+        "letters on Monday.",
+        "A monitor investigating war crimes in Yemen obtained the footage.",
+        "The files were passed to an observatory that tracks abuses in the region.",
+    ):
+        assert extract(text).incidents == [], text

@@ -92,13 +92,20 @@ def event_date(doc: Doc, d: DateRef) -> bool:
 
 
 def choose_place(
-    doc: Doc, places: Sequence[PlaceRef], spans: Sequence[tuple[int, int]], trigger: int
+    doc: Doc,
+    places: Sequence[PlaceRef],
+    spans: Sequence[tuple[int, int]],
+    trigger: int,
+    recap: PlaceRef | None = None,
 ) -> PlaceRef | None:
     """Most specific usable place in the mention spans (earliest span first on ties), else
-    the document's main place. A paragraph's other places are not used: in quoted accounts
-    they name where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
+    a recap sentence's place (also over a bare country), else the document's main place.
+    A paragraph's other places are not used: in quoted accounts they name where the
+    speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if _usable(doc, p)]
     pool = [p for p in ok for s in spans if s[0] <= p.start and p.end <= s[1]]
+    if recap is not None and all(p.precision == "country" for p in pool):
+        return recap
     if pool:
         return min(
             pool,
@@ -130,9 +137,54 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
 
 
 def _background(doc: Doc, d: DateRef) -> bool:
-    """'since seizing power in 2021': a date that starts a period, not an act."""
+    """'since seizing power in 2021', 'since Russia invaded in February 2022': a date that
+    starts a period, not an act (as the object of 'since' or inside a 'since' clause)."""
     tok = _root(doc, d.start, d.end)
-    return tok is not None and any(a.lower_ == "since" for a in tok.ancestors)
+    if tok is None:
+        return False
+    return any(
+        a.lower_ == "since" or any(c.dep_ == "mark" and c.lower_ == "since" for c in a.children)
+        for a in tok.ancestors
+    )
+
+
+def _recap_verb(tok: Token) -> bool:
+    """'took place', 'happened', 'were carried out': a verb that only says an act occurred."""
+    low = tok.lemma_.lower()
+    for phrase in words()["occurrence"]:
+        head, _, part = phrase.partition(" ")
+        if low == head and (not part or any(c.lower_ == part for c in tok.children)):
+            return True
+    return False
+
+
+def _recap_subject(verb: Token) -> bool:
+    """'these events', 'the killings', 'this', 'it all': a subject pointing back to told acts."""
+    for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")):
+        if subj.lower_ in words()["recap_pronoun"]:
+            return True
+        dets = [c for c in subj.children if c.dep_ == "det"]
+        if dets and all(d.lower_ in words()["recap_det"] for d in dets):
+            return not any(c.dep_ in ("nummod", "appos", "relcl", "acl") for c in subj.children)
+    return False
+
+
+def recap(
+    doc: Doc, dates: Sequence[DateRef], places: Sequence[PlaceRef]
+) -> tuple[DateRef | None, PlaceRef | None]:
+    """The date and place of a retrospective summary ('These events took place in X in
+    February 2023'): they belong to the acts told around it that carry none of their own."""
+    for sent in doc.sents:
+        if not any(_recap_verb(t) and _recap_subject(t) for t in sent):
+            continue
+        lo, hi = sent.start_char, sent.end_char
+        ds = [d for d in dates if lo <= d.start < hi and d.date_start and event_date(doc, d)]
+        ps = [p for p in places if lo <= p.start < hi and _usable(doc, p)]
+        date = min(ds, key=lambda d: (_DATE_PRECISION.get(d.precision, 4), d.start), default=None)
+        place = min(ps, key=lambda p: (_PRECISION.get(p.precision, 4), p.start), default=None)
+        if date is not None or place is not None:
+            return date, place
+    return None, None
 
 
 def choose_date(
@@ -141,12 +193,14 @@ def choose_date(
     spans: Sequence[tuple[int, int]],
     paragraph: tuple[int, int],
     trigger: int,
+    recap: DateRef | None = None,
 ) -> DateRef | None:
-    """Most precise event date in the mention spans, else in the paragraph, else the
-    document's only event date."""
+    """Most precise event date in the mention spans, else a recap sentence's date, else
+    one in the paragraph, else the document's only event date."""
     ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
     for pool in (
         [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]],
+        [recap] if recap is not None else [],
         [d for d in ok if paragraph[0] <= d.start and d.end <= paragraph[1]],
     ):
         if pool:

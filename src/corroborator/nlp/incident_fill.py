@@ -69,14 +69,15 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
     order += [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u == 0]
     para = paragraph(text_of(doc), units[main[0].unit].start_char)
     trig = main[0].trigger.idx
-    p = fields.choose_place(doc, ex.places, order, trig)
+    recap_date, recap_place = fields.recap(doc, ex.dates, ex.places)
+    p = fields.choose_place(doc, ex.places, order, trig, recap_place)
     if p is not None:
         inc.location = Location(
             p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision
         )
         if any(s <= p.start < e for s, e in order):
             src["location"] = [TextSpan(p.start, p.end, p.text)]
-    d = fields.choose_date(doc, ex.dates, order, para, trig)
+    d = fields.choose_date(doc, ex.dates, order, para, trig, recap_date)
     if d is not None:
         inc.date = DateRange(d.date_start, d.date_end, d.precision)
         src["date"] = [TextSpan(d.start, d.end, d.text)]

@@ -3,7 +3,8 @@
 Three kinds recur in wire copy: a war-wide total ("fighting has killed thousands", "38,000
 have been killed in the war"), an accused party's own framing of its strike as lawful ("a
 precise strike on a commander"), and promises or descriptions of a category of acts ("any
-soldier found responsible for abuses will face the law", "a group that documents abuses").
+soldier found responsible for abuses will face the law", "a group that documents abuses",
+"a monitor investigating war crimes").
 Each is read off the dependency parse with the word lists in lexicons/incident_scope.json.
 """
 
@@ -81,15 +82,34 @@ def promise(trig: Token) -> bool:
     return False
 
 
+def _coverage_verb(trig: Token) -> Token | None:
+    """The verb whose bare object or topic the act is: 'documents abuses', 'reports on
+    corruption and torture', 'investigating war crimes' (through 'and' and one preposition)."""
+    cur = trig
+    while cur.dep_ == "conj" and cur.head.i != cur.i:
+        cur = cur.head
+    if any(c.dep_ in ("det", "poss", "nummod", "amod") for c in cur.children):
+        return None
+    if cur.dep_ == "dobj":
+        return cur.head
+    if cur.dep_ == "pobj" and cur.head.dep_ == "prep":
+        verb = cur.head.head
+        return verb if _low(verb) in words()["coverage"] else None
+    return None
+
+
 def category(trig: Token) -> bool:
-    """'a group that documents abuses': a bare plural object of a present-tense description."""
-    if trig.tag_ not in ("NNS", "NNPS") or trig.dep_ != "dobj":
+    """'a group that documents abuses', 'a monitor investigating war crimes', 'X, which
+    reports on torture': a kind of act an organisation covers, not one act."""
+    verb = _coverage_verb(trig)
+    if verb is None or verb.dep_ not in ("relcl", "acl"):
         return False
-    if any(c.dep_ in ("det", "poss", "nummod", "amod") for c in trig.children):
+    if any(c.dep_ == "aux" for c in verb.children):
         return False
-    verb = trig.head
-    present = verb.tag_ in ("VBZ", "VBP") and not any(c.dep_ == "aux" for c in verb.children)
-    return present and verb.dep_ in ("relcl", "acl")
+    if verb.tag_ == "VBG":  # 'a group investigating war crimes'
+        return _low(verb) in words()["coverage"] and verb.head.pos_ in ("NOUN", "PROPN")
+    bare = trig.tag_ in ("NNS", "NNPS") or _low(verb) in words()["coverage"]
+    return verb.tag_ in ("VBZ", "VBP") and bare
 
 
 def accountability(tok: Token) -> bool:
