@@ -43,3 +43,19 @@ def run_cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.C
         env={**os.environ, **(env or {})},
         **kw,
     )
+
+
+def gold_set_texts(docs: Path) -> dict[str, str]:
+    """source_file -> raw text of a gold set's folder, as the contract names them (JSONL
+    records by their id, other files by base name)."""
+    import json
+
+    texts: dict[str, str] = {}
+    for path in sorted(docs.iterdir()):
+        if path.suffix == ".jsonl":
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                texts[record["id"]] = record["text"]
+        else:
+            texts[path.name] = path.read_text(encoding="utf-8")
+    return texts

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_cli
+from conftest import gold_set_texts, run_cli
 
 BLIND = Path(__file__).parent / "fixtures" / "blind"
 DOCS = BLIND / "docs"
@@ -43,16 +43,7 @@ def _gold() -> list[dict[str, Any]]:
 
 
 def _source_texts() -> dict[str, str]:
-    """Raw text of every source: jsonl records by id, other files by base name."""
-    texts: dict[str, str] = {}
-    for path in sorted(DOCS.iterdir()):
-        if path.suffix == ".jsonl":
-            for line in path.read_text(encoding="utf-8").splitlines():
-                record = json.loads(line)
-                texts[record["id"]] = record["text"]
-        else:
-            texts[path.name] = path.read_text(encoding="utf-8")
-    return texts
+    return gold_set_texts(DOCS)
 
 
 def _gold_strings() -> list[tuple[str, str]]:

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from conftest import gold_set_texts
+
 HELDOUT = Path(__file__).parent / "fixtures" / "heldout"
 DOCS = HELDOUT / "docs"
 GOLD = HELDOUT / "gold.jsonl"
@@ -25,16 +27,7 @@ Run = Callable[..., Result]
 
 
 def _texts() -> dict[str, str]:
-    """source_file -> text, as the contract names them (jsonl: the record id)."""
-    texts: dict[str, str] = {}
-    for path in sorted(DOCS.iterdir()):
-        if path.suffix == ".jsonl":
-            for line in path.read_text(encoding="utf-8").splitlines():
-                record = json.loads(line)
-                texts[record["id"]] = record["text"]
-        else:
-            texts[path.name] = path.read_text(encoding="utf-8")
-    return texts
+    return gold_set_texts(DOCS)
 
 
 def _gold() -> list[dict[str, Any]]:
