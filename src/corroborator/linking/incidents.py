@@ -19,13 +19,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
 
 from rapidfuzz import fuzz
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
 from corroborator.models import DateRange, DocIncident, Location, Range
+from corroborator.nlp import lexicon
 
 MERGE_THRESHOLD = 0.5
 SUGGEST_THRESHOLD = 0.3
@@ -33,10 +33,8 @@ ANCHOR_TEXT = 0.15  # below this mention overlap, coarse fields alone never merg
 NEAR_KM = 25.0  # two named settlements this close may be one event's place
 
 
-@cache
 def _lexicon(name: str) -> frozenset[str]:
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
-    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and w[0] != "#")
+    return lexicon.words(name, lower=True)
 
 
 # Words that name the kind of force rather than which one ("Wagner Group" == "Wagner"),

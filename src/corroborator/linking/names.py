@@ -13,13 +13,13 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 
 import cyrtranslit
 import jellyfish
 from rapidfuzz.distance import OSA, JaroWinkler
 from unidecode import unidecode
+
+from corroborator.nlp import lexicon
 
 SURNAME_SIM = 0.88
 EDIT_SIM = 0.8  # also required: Jaro-Winkler alone over-rewards shared prefixes (Tkachenko/Tkachuk)
@@ -66,12 +66,8 @@ class Cluster:
     members: list[int]
 
 
-@cache
 def _lexicon(name: str) -> frozenset[str]:
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
-    return frozenset(
-        line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#"
-    )
+    return lexicon.words(name, lower=True)
 
 
 def clean_surface(surface: str) -> str:

@@ -34,6 +34,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from unidecode import unidecode
 
+from corroborator.nlp import lexicon
+
 BUILD_VERSION = "4"
 MAJOR_POPULATION = 15_000
 BIG_POPULATION = 100_000
@@ -83,10 +85,8 @@ def _latin(text: str) -> bool:
 
 
 def _lexicon(name: str) -> Iterator[list[str]]:
-    path = resources.files("corroborator.nlp.lexicons").joinpath(name)
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            yield line.split("\t")
+    for row in lexicon.rows(name):
+        yield list(row)
 
 
 class Gazetteer:

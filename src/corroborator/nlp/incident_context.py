@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
-from corroborator.nlp.stages.hedges import load_lexicon
+from corroborator.nlp.lexicon import load_json as load_lexicon
 
 
 @lru_cache(maxsize=1)

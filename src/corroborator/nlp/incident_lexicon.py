@@ -13,7 +13,7 @@ from typing import Any
 
 from spacy.tokens import Token
 
-from corroborator.nlp.stages.hedges import load_lexicon
+from corroborator.nlp.lexicon import load_json as load_lexicon
 
 _MAX_NGRAM = 4
 

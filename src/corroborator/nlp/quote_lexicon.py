@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from spacy.tokens import Token
+
+from corroborator.nlp.lexicon import rows as lexicon_rows
 
 SUBJECTS = ("nsubj", "nsubjpass")
 PERSONAL = {"his", "her", "he", "she", "himself", "herself"}
@@ -47,10 +48,7 @@ class Lexicon:
 
 
 def _lines(name: str) -> Iterable[list[str]]:
-    text = (resources.files("corroborator.nlp") / "lexicons" / name).read_text("utf-8")
-    for line in text.splitlines():
-        if line.strip() and not line.startswith("#"):
-            yield line.rstrip("\n").split("\t")
+    return (list(row) for row in lexicon_rows(name))
 
 
 @lru_cache(maxsize=1)

@@ -27,12 +27,12 @@ import datetime as dt
 import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from importlib import resources
 
 from dateparser.date import DateDataParser
 from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef
+from corroborator.nlp import lexicon
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.numbers import number_word_value
 
@@ -50,9 +50,7 @@ _ISO_SINGLE = re.compile(r"^\d{1,4}[/.]\d{1,2}[/.]\d{1,4}$")
 @cache
 def _table(name: str) -> dict[str, str]:
     """Load a `word<TAB>value` lexicon (comments start with #)."""
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
-    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
-    return {k.strip(): v.strip() for k, v in rows}
+    return {k.strip(): v.strip() for k, v in lexicon.rows(name)}
 
 
 def _key(tok: Token) -> str:
@@ -433,9 +431,7 @@ def _numeric_ref(doc: Doc, i: int, published: dt.date | None) -> DateRef | None:
 @cache
 def _reporting_verbs() -> frozenset[str]:
     """Lemmas of verbs that report or publish (lexicons/dates_reporting.txt)."""
-    path = resources.files("corroborator.nlp.lexicons").joinpath("dates_reporting.txt")
-    lines = path.read_text("utf-8").splitlines()
-    return frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+    return lexicon.words("dates_reporting.txt")
 
 
 def _times_reporting(doc: Doc, start: int, end: int) -> bool:

@@ -10,12 +10,10 @@ name seen elsewhere in the document as `canonical`.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from spacy.matcher import Matcher
@@ -23,6 +21,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from corroborator.models import EntityMention
+from corroborator.nlp import lexicon as lexicons
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
@@ -46,10 +45,8 @@ _TITLE_GROUP_NOUNS = {
 }
 
 
-@lru_cache(maxsize=4)
 def lexicon(name: str) -> dict[str, Any]:
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = lexicons.load_json(name)
     return data
 
 
@@ -291,10 +288,9 @@ _DEMONYM_ENDINGS = ("", "n", "an", "ian", "ean", "ese", "i", "ish", "ite")
 @lru_cache(maxsize=1)
 def _country_table() -> tuple[dict[str, str], dict[str, str]]:
     """(lower-case country name or alias -> name, ISO2 -> name) from the gazetteer lexicon."""
-    path = resources.files("corroborator.nlp.lexicons").joinpath("gazetteer_countries.tsv")
     by_name: dict[str, str] = {}
     by_iso: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in lexicons.text("gazetteer_countries.tsv").splitlines():
         if not line or line.startswith("#"):
             continue
         iso, _, name, aliases = (line.split("\t") + [""])[:4]
@@ -307,9 +303,7 @@ def _country_table() -> tuple[dict[str, str], dict[str, str]]:
 
 @lru_cache(maxsize=1)
 def _demonyms() -> dict[str, str]:
-    path = resources.files("corroborator.nlp.lexicons").joinpath("entities_demonyms.tsv")
-    rows = [ln.split("\t") for ln in path.read_text(encoding="utf-8").splitlines()]
-    return {r[0]: r[1] for r in rows if len(r) == 2 and not r[0].startswith("#")}
+    return {r[0]: r[1] for r in lexicons.rows("entities_demonyms.tsv") if len(r) == 2}
 
 
 @lru_cache(maxsize=1024)

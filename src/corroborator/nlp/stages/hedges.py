@@ -9,9 +9,7 @@ object of the doubt matters as much as the doubt.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from spacy.matcher import Matcher
@@ -20,6 +18,7 @@ from spacy.vocab import Vocab
 
 from corroborator.models import Hedge
 from corroborator.models import Span as TextSpan
+from corroborator.nlp import lexicon
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _VERIFY = {"verify", "confirm", "corroborate"}
@@ -27,10 +26,7 @@ _NEGATIVE_SUBJECTS = {"none", "no", "nobody", "neither"}
 _CLAUSE_CLIMB = {"xcomp", "acomp", "aux", "auxpass", "neg", "advmod", "ccomp", "attr"}
 
 
-def load_lexicon(name: str) -> Any:
-    """A JSON lexicon shipped in corroborator/nlp/lexicons."""
-    path = resources.files("corroborator.nlp").joinpath("lexicons", name)
-    return json.loads(path.read_text(encoding="utf-8"))
+load_lexicon = lexicon.load_json
 
 
 def lemma_pattern(pattern: str) -> list[dict[str, Any]]:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 
 from spacy.tokens import Doc, Token
 
 from corroborator.models import Count
+from corroborator.nlp import lexicon
+from corroborator.nlp.lexicon import load_json as load_lexicon
 from corroborator.nlp.pipeline import DocContext, text_of
-from corroborator.nlp.stages.hedges import load_lexicon
 
 _DIGITS = re.compile(r"^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
 _RANGE_WORDS = {"or", "to", "-", "–", "—"}
@@ -42,11 +42,7 @@ _BARE_OUTCOMES = {"dead", "killed", "wounded", "injured"}
 _SUBJ_DEPS = {"nsubj", "nsubjpass", "dobj"}
 
 
-@cache
-def _lines(name: str) -> list[list[str]]:
-    """Rows of a tab-separated lexicon (comments start with #)."""
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
-    return [ln.split("\t") for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+_lines = lexicon.rows
 
 
 @cache

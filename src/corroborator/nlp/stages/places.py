@@ -25,12 +25,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from spacy.tokens import Doc, Token
 
 from corroborator.models import EntityMention, PlaceRef
+from corroborator.nlp import lexicon
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
 from corroborator.nlp.pipeline import DocContext, text_of
 
@@ -266,10 +266,7 @@ _WINDOW = 8  # tokens after a settlement in which its region may be named
 _MAX_NAME = 4
 
 
-@cache
-def _word_list(name: str) -> frozenset[str]:
-    text = resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
-    return frozenset(w.strip() for w in text.splitlines() if w.strip() and w[0] != "#")
+_word_list = lexicon.words
 
 
 def _is_gpe(doc: Doc, start: int, end: int) -> bool:
@@ -299,9 +296,7 @@ def _demonym(text: str) -> bool:
 
 @cache
 def _demonyms() -> frozenset[str]:
-    text = resources.files("corroborator.nlp.lexicons").joinpath("entities_demonyms.tsv")
-    rows = text.read_text("utf-8").splitlines()
-    return frozenset(r.split("\t")[0] for r in rows if r and not r.startswith("#"))
+    return frozenset(r[0] for r in lexicon.rows("entities_demonyms.tsv"))
 
 
 def _name_after(doc: Doc, i: int) -> int:

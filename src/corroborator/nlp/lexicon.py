@@ -1,0 +1,38 @@
+"""Readers for the lexicons shipped in corroborator/nlp/lexicons.
+
+Lexicons are data, not code. One reader per shape (word list, tab-separated table, JSON)
+keeps the comment and blank-line rules the same in every stage and linker.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@cache
+def text(name: str) -> str:
+    return resources.files("corroborator.nlp.lexicons").joinpath(name).read_text("utf-8")
+
+
+def _lines(name: str) -> list[str]:
+    return [ln for ln in text(name).splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@cache
+def words(name: str, lower: bool = False) -> frozenset[str]:
+    """One entry per line; '#' starts a comment line."""
+    return frozenset(ln.strip().lower() if lower else ln.strip() for ln in _lines(name))
+
+
+@cache
+def rows(name: str) -> tuple[tuple[str, ...], ...]:
+    """Tab-separated rows; '#' starts a comment line."""
+    return tuple(tuple(ln.split("\t")) for ln in _lines(name))
+
+
+@cache
+def load_json(name: str) -> Any:
+    return json.loads(text(name))
