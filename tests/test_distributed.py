@@ -43,3 +43,25 @@ def test_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     result = run_cli("extract", "--quiet", "--dask", "tcp://127.0.0.1:9", env=env, timeout=120)
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0 and "Dask" in result.stderr
+
+
+@pytest.mark.slow
+def test_process_pool_extraction_matches_one_process(tmp_path: Path) -> None:
+    """Two spawned workers on small batches store the records one process stores."""
+    from corroborator.ingest.archive import Archive
+    from corroborator.ingest.runner import ingest_paths
+    from corroborator.process import process
+
+    fixtures = Path(__file__).parent / "fixtures"
+    folders = [str(fixtures / "heldout" / "docs"), str(fixtures / "linking")]
+    stores = []
+    for name, jobs in (("one", 1), ("pool", 2)):
+        store = open_store(str(tmp_path / f"{name}.db"))
+        ingest_paths(store, Archive(tmp_path / f"{name}.archive"), folders)
+        done = process(store, batch=3, jobs=jobs)
+        assert done.extracted == store.document_count() > 12
+        stores.append(store)
+    one, pool = (s.extractions() for s in stores)
+    assert pool == one and sum(len(x["incidents"]) for x in one.values()) > 5
+    incidents = [s.rows("SELECT incident_id FROM incidents ORDER BY incident_id") for s in stores]
+    assert incidents[0] == incidents[1] and incidents[0]

@@ -67,9 +67,19 @@ def cli(ctx: click.Context, db: str | None) -> None:
 @click.option(
     "--dask", metavar="ADDRESS", help="Extract on a Dask cluster (an address, or 'local')."
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Worker processes for extraction on this machine (default: every core).",
+)
 @pass_ctx
 def ingest(
-    c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool, dask: str | None
+    c: Context,
+    paths: tuple[str, ...],
+    quiet: bool,
+    no_extract: bool,
+    dask: str | None,
+    jobs: int | None,
 ) -> None:
     """Archive files or folders (txt, html, json/jsonl, warc), extract and link."""
     from tqdm import tqdm
@@ -94,7 +104,7 @@ def ingest(
     if not no_extract:
         from corroborator.process import process
 
-        done = process(store, progress=_progress(quiet), dask=dask)
+        done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs)
         extracted = done.extracted
         if done.link_mode:
             linked = f"; linked ({done.link_mode}) in {done.link_seconds:.2f} s"
@@ -117,12 +127,17 @@ def ingest(
 @click.option(
     "--dask", metavar="ADDRESS", help="Extract on a Dask cluster (an address, or 'local')."
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Worker processes for extraction on this machine (default: every core).",
+)
 @pass_ctx
-def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None) -> None:
+def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None, jobs: int | None) -> None:
     """Re-run extraction on stored documents (stale ones only, unless --all), then re-link."""
     from corroborator.process import process
 
-    done = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask)
+    done = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask, jobs=jobs)
     click.echo(f"{done.extracted} document(s) extracted")
 
 

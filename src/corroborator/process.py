@@ -1,12 +1,14 @@
 """After ingest: extract stale documents, then rebuild the links that depend on them.
 
-Extraction is embarrassingly parallel per document, so a batch can be mapped over a Dask
-cluster (`dask=` an address, or "local" for a LocalCluster on this machine); workers only
-parse and return plain records, and this process stays the one writer of the database.
+Extraction is embarrassingly parallel per document: batches go to a pool of worker
+processes on this machine (`jobs=`, default every core) or to a Dask cluster (`dask=` an
+address, or "local" for a LocalCluster); workers only parse and return plain records, and
+this process stays the one writer of the database.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -34,6 +36,42 @@ def _batches(store: Store, todo: list[str], size: int) -> Iterator[Batch]:
 def _run_local(store: Store, todo: list[str], size: int) -> Iterator[tuple[str, dict[str, Any]]]:
     for batch in _batches(store, todo, size):
         yield from extract_batch(batch)
+
+
+def default_jobs() -> int:
+    """Cores this process may use (the affinity mask, not the machine's total)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _warm() -> None:
+    """Load the pipeline in a fresh worker before its first batch arrives."""
+    from corroborator.nlp.pipeline import default_stages, load_nlp
+
+    load_nlp()
+    default_stages()
+
+
+def _run_pool(
+    store: Store, todo: list[str], size: int, jobs: int
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Batches over `jobs` spawned processes (each loads spaCy once); results as they finish,
+    at most two batches per worker in flight so memory stays bounded on big runs."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    ctx = multiprocessing.get_context("spawn")  # no fork of a process holding DB handles
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_warm) as pool:
+        pending: set[Future[list[tuple[str, dict[str, Any]]]]] = set()
+        for batch in _batches(store, todo, size):
+            pending.add(pool.submit(extract_batch, batch))
+            if len(pending) >= 2 * jobs:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield from fut.result()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield from fut.result()
 
 
 def _run_dask(
@@ -73,10 +111,13 @@ def process(
     redo_all: bool = False,
     batch: int = 32,
     dask: str | None = None,
+    jobs: int | None = None,
 ) -> Processed:
     """Extract every document whose stored extraction is missing or from older stages.
 
     Each document's extraction commits on its own, so a killed run resumes where it stopped.
+    A pool pays a few seconds per worker to load spaCy, so a run of one batch or less stays
+    in this process.
     """
     from tqdm import tqdm
 
@@ -91,9 +132,14 @@ def process(
     )
     done = 0
     extracted: list[str] = []
-    results = (
-        _run_dask(store, todo, batch, dask) if dask and todo else _run_local(store, todo, batch)
-    )
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if dask and todo:
+        results = _run_dask(store, todo, batch, dask)
+    elif jobs > 1 and len(todo) > batch:
+        # four batches per worker at least, so the last one to finish does not idle the rest
+        results = _run_pool(store, todo, min(batch, -(-len(todo) // (4 * jobs))), jobs)
+    else:
+        results = _run_local(store, todo, batch)
     with tqdm(
         total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
     ) as bar:
