@@ -1,42 +1,64 @@
-"""Extraction speed against bare spaCy on the same texts, and peak memory.
+"""Whole-ingest speed against bare spaCy on the same texts, per core, and peak memory.
 
-    python benchmarks/extract.py [REPEAT]
+    python benchmarks/extract.py [--docs 240] [--jobs 1,2] [--stages]
 
-Texts: the seed articles (repeated REPEAT times, default 8). Prints words/s of bare
-`nlp.pipe` with the same pipeline, words/s of the full extraction, and their ratio
-(goal >= 0.6: our stages add at most 40 %).
+Texts: the project's own articles (examples/, tests/fixtures/) topped up with generated
+news-like articles (benchmarks/newslike.py) to `--docs`. Prints
+- bare `nlp.pipe` tokens/s in one process, the pipeline already loaded (the reference);
+- for each `--jobs` J, a real `corroborator ingest --jobs J` of the corpus into a fresh
+  SQLite database (archive, ledger, extraction, linking, process start and model loads
+  included), its tokens/s, its ratio to J x bare (goal >= 0.6 per core), and its speed-up
+  over J=1 (goal: near-linear);
+- with `--stages`, each stage's share of the time, measured in this process.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from newslike import corpus
+
 from corroborator.nlp.pipeline import default_stages, extract_many, load_nlp
+from corroborator.process import default_jobs
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
-
-def main() -> None:
-    repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-    texts = [p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))] * repeat
-    t0 = time.perf_counter()
+def bare_tokens_per_second(texts: list[str]) -> tuple[int, float]:
     nlp = load_nlp()
-    stages = default_stages()
-    list(extract_many([(texts[0], None)], stages))  # warm caches (gazetteer, lexicons)
-    print(f"pipeline load + warm-up {time.perf_counter() - t0:.1f} s")
-
+    list(nlp.pipe(texts[:4]))  # warm-up
     t0 = time.perf_counter()
-    words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=16))
-    bare = time.perf_counter() - t0
+    tokens = sum(len(doc) for doc in nlp.pipe(texts, batch_size=16))
+    return tokens, tokens / (time.perf_counter() - t0)
 
-    t0 = time.perf_counter()
-    for _ in extract_many([(t, None) for t in texts], stages):
-        pass
-    full = time.perf_counter() - t0
 
+def ingest_seconds(texts: list[str], jobs: int) -> tuple[float, float]:
+    """Wall time of one real `ingest` run, and the peak RSS (MiB) of its largest process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "in"
+        folder.mkdir()
+        for i, text in enumerate(texts):
+            (folder / f"a{i:04d}.txt").write_text(text, encoding="utf-8")
+        env = {**os.environ, "CORROBORATOR_DB": str(Path(tmp) / "b.db")}
+        t0 = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "corroborator", "ingest", "--quiet", "--jobs", str(jobs)]
+            + [str(folder)],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        seconds = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return seconds, rss
+
+
+def stage_shares(texts: list[str], bare_seconds: float) -> None:
     spent: dict[str, float] = {}
 
     def timed(stage):  # type: ignore[no-untyped-def]
@@ -48,17 +70,35 @@ def main() -> None:
         run.name = stage.name  # type: ignore[attr-defined]
         return run
 
-    for _ in extract_many([(t, None) for t in texts], [timed(s) for s in stages]):
+    for _ in extract_many([(t, None) for t in texts], [timed(s) for s in default_stages()]):
         pass
     for name, secs in sorted(spent.items(), key=lambda kv: -kv[1]):
-        print(f"  {name:<32} {secs:6.2f} s  ({100 * secs / bare:5.1f} % of bare spaCy)")
+        print(f"  {name:<32} {secs:6.2f} s  ({100 * secs / bare_seconds:5.1f} % of bare spaCy)")
 
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{len(texts)} texts, {words} tokens")
-    print(f"bare nlp.pipe      {words / bare:8.0f} tokens/s")
-    print(f"full extraction    {words / full:8.0f} tokens/s")
-    print(f"ratio full/bare    {bare / full:8.2f}  (goal >= 0.60)")
-    print(f"peak RSS           {rss:8.0f} MiB")
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--docs", type=int, default=240)
+    ap.add_argument("--jobs", default=f"1,{default_jobs()}")
+    ap.add_argument("--stages", action="store_true")
+    args = ap.parse_args()
+    texts = corpus(args.docs)
+    tokens, bare = bare_tokens_per_second(texts)
+    print(f"{len(texts)} texts, {tokens} tokens, {sum(map(len, texts)) / 1e6:.2f} M chars")
+    print(f"bare nlp.pipe, 1 process      {bare:8.0f} tokens/s")
+    if args.stages:
+        stage_shares(texts, tokens / bare)
+    base = None
+    for jobs in sorted({int(j) for j in args.jobs.split(",")}):
+        seconds, rss = ingest_seconds(texts, jobs)
+        tps = tokens / seconds
+        base = base or tps
+        print(
+            f"ingest --jobs {jobs:<2}              {tps:8.0f} tokens/s  {seconds:6.1f} s  "
+            f"per-core ratio {tps / (jobs * bare):4.2f} (goal >= 0.60)  "
+            f"speed-up {tps / base:4.2f}x  peak RSS {rss:5.0f} MiB"
+        )
+    print(f"cores available               {default_jobs():8d}")
 
 
 if __name__ == "__main__":
