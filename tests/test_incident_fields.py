@@ -8,7 +8,7 @@ from spacy.language import Language
 from corroborator.exports import geojson
 from corroborator.linking.incidents import place_relation
 from corroborator.models import Location, PlaceRef
-from corroborator.nlp.incident_fields import choose_place
+from corroborator.nlp.incidents.fields import choose_place
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.entities import EntitiesStage
 from corroborator.nlp.stages.places import PlacesStage

@@ -80,15 +80,8 @@ def load_nlp() -> Language:
 
 def default_stages() -> list[Stage]:
     """Stages in dependency order: each may read the records of those before it."""
-    from corroborator.nlp.stages import (
-        dates,
-        entities,
-        hedges,
-        incidents,
-        numbers,
-        places,
-        quotes,
-    )
+    from corroborator.nlp.incidents.stage import IncidentsStage
+    from corroborator.nlp.stages import dates, entities, hedges, numbers, places, quotes
 
     return [
         entities.EntitiesStage(),
@@ -97,7 +90,7 @@ def default_stages() -> list[Stage]:
         numbers.NumbersStage(),
         quotes.QuotesStage(),
         hedges.HedgesStage(),
-        incidents.IncidentsStage(),
+        IncidentsStage(),
     ]
 
 

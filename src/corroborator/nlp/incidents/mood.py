@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from corroborator.nlp.incident_lexicon import lexicon, low
+from corroborator.nlp.incidents.lexicon import lexicon, low
 
 
 def _ancestors(tok: Token, deps: set[str], limit: int = 4) -> list[Token]:

@@ -7,9 +7,9 @@ forces. These passes retype mentions before any merging.
 
 from __future__ import annotations
 
-from corroborator.nlp.incident_lexicon import lexicon, low
-from corroborator.nlp.incident_mention import KILL_TYPES, Mention
-from corroborator.nlp.incident_units import Layout, para_gap, same_story
+from corroborator.nlp.incidents.lexicon import lexicon, low
+from corroborator.nlp.incidents.mention import KILL_TYPES, Mention
+from corroborator.nlp.incidents.units import Layout, para_gap, same_story
 
 
 def resolve_types(ms: list[Mention], lay: Layout) -> list[Mention]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from corroborator.nlp import incident_context as context
+from corroborator.nlp.incidents import context
 
 _OWN = {"his", "her", "their", "my", "our"}
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp import incident_context as context
-from corroborator.nlp import incident_scope as out_of_scope
-from corroborator.nlp.incident_lexicon import (
+from corroborator.nlp.incidents import context
+from corroborator.nlp.incidents import scope as out_of_scope
+from corroborator.nlp.incidents.lexicon import (
     has,
     lexicon,
     longest,
@@ -19,8 +19,8 @@ from corroborator.nlp.incident_lexicon import (
     trigger_keys,
     victim_groups,
 )
-from corroborator.nlp.incident_mention import Mention
-from corroborator.nlp.incident_mood import (
+from corroborator.nlp.incidents.mention import Mention
+from corroborator.nlp.incidents.mood import (
     DENY_DEPS,
     ORDER_DEPS,
     denial,
@@ -28,8 +28,8 @@ from corroborator.nlp.incident_mood import (
     is_hypothetical,
     negated,
 )
-from corroborator.nlp.incident_roles import first_person, head_noun, is_person, kill_type
-from corroborator.nlp.incident_threats import PERSONAL, coercion_context
+from corroborator.nlp.incidents.roles import first_person, head_noun, is_person, kill_type
+from corroborator.nlp.incidents.threats import PERSONAL, coercion_context
 
 
 def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef, PlaceRef
-from corroborator.nlp.incident_context import words
+from corroborator.nlp.incidents.context import words
 from corroborator.nlp.pipeline import text_of
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}

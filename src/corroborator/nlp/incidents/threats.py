@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp import incident_scope as out_of_scope
-from corroborator.nlp.incident_lexicon import has, lexicon, low, matches, victim_groups
-from corroborator.nlp.incident_mention import Mention
-from corroborator.nlp.incident_mood import negated
-from corroborator.nlp.incident_roles import is_passive, is_person, noun_group
+from corroborator.nlp.incidents import scope as out_of_scope
+from corroborator.nlp.incidents.lexicon import has, lexicon, low, matches, victim_groups
+from corroborator.nlp.incidents.mention import Mention
+from corroborator.nlp.incidents.mood import negated
+from corroborator.nlp.incidents.roles import is_passive, is_person, noun_group
 
 
 def coercion_context(units: list[Span], k: int, reach: int = 3) -> bool:

@@ -13,14 +13,14 @@ from spacy.tokens import Span
 
 from corroborator.models import VICTIM_GROUPS, DateRange, DocIncident, Location, Range
 from corroborator.models import Span as TextSpan
-from corroborator.nlp import incident_blame, incident_counts
-from corroborator.nlp import incident_fields as fields
-from corroborator.nlp.incident_groups import Group
-from corroborator.nlp.incident_lexicon import is_act
-from corroborator.nlp.incident_mention import Mention
-from corroborator.nlp.incident_perpetrators import perpetrators
-from corroborator.nlp.incident_summary import summary
-from corroborator.nlp.incident_units import is_headline, paragraph
+from corroborator.nlp.incidents import blame, counts
+from corroborator.nlp.incidents import fields as fields
+from corroborator.nlp.incidents.groups import Group
+from corroborator.nlp.incidents.lexicon import is_act
+from corroborator.nlp.incidents.mention import Mention
+from corroborator.nlp.incidents.perpetrators import perpetrators
+from corroborator.nlp.incidents.summary import summary
+from corroborator.nlp.incidents.units import is_headline, paragraph
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import to_span
 
@@ -55,7 +55,7 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
             for s in spans
             for c in _within(s.start, s.end, ex.counts)
             if c.outcome == outcome and (c.counted is None or c.counted in victims)
-            if incident_counts.binds(doc, c, triggers)
+            if counts.binds(doc, c, triggers)
         ]
         if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
             best = max(
@@ -83,7 +83,7 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
         src["date"] = [TextSpan(d.start, d.end, d.text)]
     inc.perpetrators, src["perpetrators"] = perpetrators(ms, ctx)
     if not inc.perpetrators:  # 'a group blamed the militia for the shelling'
-        party = incident_blame.blamed(units, unit_ids, is_act)
+        party = blame.blamed(units, unit_ids, is_act)
         if party:
             inc.perpetrators, src["perpetrators"] = perpetrators(
                 [Mention(0, g.type, party[0], set(), party)], ctx

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from spacy.tokens import Span
 
-from corroborator.nlp.incident_mention import KILL_TYPES, Mention, family_of
-from corroborator.nlp.incident_roles import IDENTITY
-from corroborator.nlp.incident_units import Layout, same_story
+from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
+from corroborator.nlp.incidents.roles import IDENTITY
+from corroborator.nlp.incidents.units import Layout, same_story
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from spacy.tokens import Span
 
 from corroborator.models import DateRef, PlaceRef
-from corroborator.nlp import incident_fields as fields
+from corroborator.nlp.incidents import fields as fields
 
 _ORDERS = ("no_quarter_order", "coercion_of_troops")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp.incident_lexicon import has, lexicon, low, matches, victim_groups
+from corroborator.nlp.incidents.lexicon import has, lexicon, low, matches, victim_groups
 
 
 def is_passive(verb: Token) -> bool:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from corroborator.models import Span as TextSpan
-from corroborator.nlp.incident_lexicon import has
-from corroborator.nlp.incident_mention import Mention
-from corroborator.nlp.incident_roles import first_person, is_person, noun_group
+from corroborator.nlp.incidents.lexicon import has
+from corroborator.nlp.incidents.mention import Mention
+from corroborator.nlp.incidents.roles import first_person, is_person, noun_group
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.hedges import to_span
 

@@ -14,15 +14,15 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from corroborator.models import Span as TextSpan
-from corroborator.nlp import incident_merge
-from corroborator.nlp.incident_fill import fill
-from corroborator.nlp.incident_groups import fold_headline, merge
-from corroborator.nlp.incident_mention import Mention, family_of
-from corroborator.nlp.incident_resolve import resolve_types
-from corroborator.nlp.incident_sentence import mentions_in_unit
-from corroborator.nlp.incident_summary import summary
-from corroborator.nlp.incident_threats import threat_mentions
-from corroborator.nlp.incident_units import layout, quote_index
+from corroborator.nlp.incidents import merge as doc_merge
+from corroborator.nlp.incidents.fill import fill
+from corroborator.nlp.incidents.groups import fold_headline, merge
+from corroborator.nlp.incidents.mention import Mention, family_of
+from corroborator.nlp.incidents.resolve import resolve_types
+from corroborator.nlp.incidents.sentence import mentions_in_unit
+from corroborator.nlp.incidents.summary import summary
+from corroborator.nlp.incidents.threats import threat_mentions
+from corroborator.nlp.incidents.units import layout, quote_index
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.hedges import sentence_units
 
@@ -53,7 +53,7 @@ class IncidentsStage:
                         counts.setdefault(k, set()).add(c.low)
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
         ex = ctx.extraction
-        groups = incident_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
+        groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = [
             TextSpan(h.start, h.end, h.text)
             for h in ctx.extraction.hedges

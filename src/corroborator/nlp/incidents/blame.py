@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp.incident_scope import words
+from corroborator.nlp.incidents.scope import words
 
 
 def _accused(verb: Token, is_act: Callable[[Token], bool]) -> list[Token]:

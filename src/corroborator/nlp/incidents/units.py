@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
 
-from corroborator.nlp.incident_lexicon import low
+from corroborator.nlp.incidents.lexicon import low
 from corroborator.nlp.pipeline import DocContext, text_of
 
 

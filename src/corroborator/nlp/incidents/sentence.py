@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp import incident_confession
-from corroborator.nlp import incident_context as context
-from corroborator.nlp.incident_lexicon import (
+from corroborator.nlp.incidents import confession, context
+from corroborator.nlp.incidents.lexicon import (
     attack_nouns,
     has,
     lexicon,
@@ -19,10 +18,10 @@ from corroborator.nlp.incident_lexicon import (
     matches,
     victim_groups,
 )
-from corroborator.nlp.incident_mention import KILL_TYPES, Mention, family_of
-from corroborator.nlp.incident_mood import ORDER_DEPS, RECIPIENT, governed_by
-from corroborator.nlp.incident_roles import first_person, noun_group, roles
-from corroborator.nlp.incident_triggers import find_triggers, typed_mention
+from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
+from corroborator.nlp.incidents.mood import ORDER_DEPS, RECIPIENT, governed_by
+from corroborator.nlp.incidents.roles import first_person, noun_group, roles
+from corroborator.nlp.incidents.triggers import find_triggers, typed_mention
 
 
 def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]]:
@@ -60,7 +59,7 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     admissions = matches(list(unit), lexicon().terms["confess"])
     for m in out:
         admitted = _admits(m.trigger, admissions)
-        if admitted and incident_confession.acknowledged_attack(m.trigger, m.type):
+        if admitted and confession.acknowledged_attack(m.trigger, m.type):
             admitted = False  # 'acknowledged the strike' is no confession of a violation
         m.confessed = admitted or first_person(m.agents) or _own_unit(m)
         if m.type == "no_quarter_order":
@@ -80,7 +79,7 @@ def _own_unit(m: Mention) -> bool:
     speaker = [t for c in verb.head.children if c.dep_ == "nsubj" for t in noun_group(c)]
     soldiers = verb.dep_ == "ccomp" and has(speaker, "combatants")
     units = frozenset(low(t) for t in m.agents if has([t], "combatants"))
-    return incident_confession.own_unit(m.trigger, m.agents, units, soldiers)
+    return confession.own_unit(m.trigger, m.agents, units, soldiers)
 
 
 def _admits(trig: Token, admissions: list[Token]) -> bool:
