@@ -202,6 +202,7 @@ class EvalReport:
     same_story: Score
     entities: Score
     fields: dict[str, Accuracy]
+    grounding: dict[str, Accuracy] = field(default_factory=dict)
     source_files: list[str] = field(default_factory=list)
     missing_source_files: list[str] = field(default_factory=list)
 
@@ -225,6 +226,7 @@ class EvalReport:
         return {
             **{name: score.to_dict() for name, score in self.scores().items()},
             "fields": {name: acc.to_dict() for name, acc in self.fields.items()},
+            "grounding": {name: acc.to_dict() for name, acc in self.grounding.items()},
             "source_files": self.source_files,
             "missing_source_files": self.missing_source_files,
             "overall_f1": self.overall_f1,
@@ -249,6 +251,11 @@ def format_report(report: EvalReport) -> str:
     for name, acc in report.fields.items():
         value = "n/a" if acc.value is None else f"{acc.value:.3f}"
         lines.append(f"{name:<26}{value:>9}{f'{acc.correct}/{acc.total}':>15}")
+    if report.grounding:
+        lines += ["", f"{'grounding (see eval_grounding)':<32}{'share':>9}{'n/total':>12}"]
+        for name, acc in report.grounding.items():
+            value = "n/a" if acc.value is None else f"{acc.value:.3f}"
+            lines.append(f"{name:<32}{value:>9}{f'{acc.correct}/{acc.total}':>12}")
     if report.missing_source_files:
         lines += ["", "gold files not in the database: " + ", ".join(report.missing_source_files)]
     lines += ["", f"overall F1 {report.overall_f1:.3f}"]
@@ -333,6 +340,7 @@ def evaluate(
         same_story=story,
         entities=entity,
         fields=_score_fields(best, aliases),
+        grounding=_grounding([s.record for s in sys_incidents], best),
         source_files=sorted(scope),
         missing_source_files=sorted(scope - {d["source_file"] for d in docs}),
     )
@@ -610,6 +618,21 @@ def _score_fields(
         fields["date"].add(_date_matches(g.get("date"), s.get("date")))
         fields["status"].add(g.get("status") == s.get("status"))
     return fields
+
+
+def _grounding(
+    incidents: Sequence[Record], best: Sequence[tuple[_GoldIncident, _SysIncident]]
+) -> dict[str, Accuracy]:
+    """Field-span share and hedge attachment (see eval_grounding)."""
+    from corroborator import eval_grounding
+
+    spans, hedges = Accuracy(), Accuracy()
+    for ok in eval_grounding.field_span_checks(incidents):
+        spans.add(ok)
+    pairs = [(g.record, s.record) for g, s in best]
+    for ok in eval_grounding.hedge_checks(pairs, _words):
+        hedges.add(ok)
+    return {"field_spans": spans, "hedges_attached": hedges}
 
 
 def _location_matches(

@@ -68,6 +68,15 @@ class Span:
 
 
 @dataclass(frozen=True)
+class ValueSpan(Span):
+    """The words behind one value of a field: 'children' in victims, 'video' in evidence.
+
+    `value` is empty for single-valued fields (killed, location, date, ...)."""
+
+    value: str = ""
+
+
+@dataclass(frozen=True)
 class RawRecord:
     """One document as read from an input file, before normalisation and storage.
 
@@ -219,7 +228,8 @@ class DateRange:
 class DocIncident:
     """One alleged violation as reported by one document (linking merges across documents).
 
-    `sources` keeps the span each field was read from, keyed by field name.
+    `sources` keeps the words each non-empty field was read from, keyed by field name (for
+    list fields one span per value at least), so every value traces to source words.
     """
 
     type: str
@@ -234,7 +244,7 @@ class DocIncident:
     status: str = "alleged"
     hedges: list[Span] = field(default_factory=list)
     summary: str = ""
-    sources: dict[str, list[Span]] = field(default_factory=dict)
+    sources: dict[str, list[ValueSpan]] = field(default_factory=dict)
 
 
 @dataclass
@@ -255,6 +265,10 @@ def _span(d: dict[str, Any]) -> Span:
     return Span(d["start"], d["end"], d["text"])
 
 
+def _value_span(d: dict[str, Any]) -> ValueSpan:
+    return ValueSpan(d["start"], d["end"], d["text"], d.get("value", ""))
+
+
 def incident_from_dict(d: dict[str, Any]) -> DocIncident:
     """Rebuild a stored (JSON) DocIncident."""
     return DocIncident(
@@ -270,5 +284,5 @@ def incident_from_dict(d: dict[str, Any]) -> DocIncident:
         status=d.get("status", "alleged"),
         hedges=[_span(h) for h in d.get("hedges", [])],
         summary=d.get("summary", ""),
-        sources={k: [_span(s) for s in v] for k, v in d.get("sources", {}).items()},
+        sources={k: [_value_span(s) for s in v] for k, v in d.get("sources", {}).items()},
     )

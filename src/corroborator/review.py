@@ -231,6 +231,10 @@ def _merge(keep: dict[str, Any], gone: dict[str, Any], copies: dict[str, str | N
     ]
     for field in ("perpetrators", "victims", "evidence_types", "hedges"):
         keep[field] = _union(keep.get(field) or [], gone.get(field) or [])
+    spans = dict(keep.get("field_spans") or {})
+    for field, rows in (gone.get("field_spans") or {}).items():
+        spans[field] = _union(spans.get(field) or [], rows)
+    keep["field_spans"] = spans
     contradictions = list(keep.get("contradictions") or [])
     for field in ("killed", "wounded", "location", "date"):
         a, b = keep.get(field) or {}, gone.get(field) or {}
@@ -290,6 +294,11 @@ def _split(
     inc["mentions"] = kept
     for rec in (inc, new):
         _recount(rec, copies)
+        docs = {m["document_id"] for m in rec["mentions"]}
+        rec["field_spans"] = {  # each part keeps the words of its own reports
+            f: [w for w in rows if w["document_id"] in docs]
+            for f, rows in (rec.get("field_spans") or {}).items()
+        }
     return new
 
 

@@ -509,6 +509,42 @@ def summarize(merged: MergedIncident, status_: str = "alleged") -> str:
     return text + "."
 
 
+def _supports(name: str, value: str, inc: Any, merged: MergedIncident) -> bool:
+    """Whether one report's words for a field back the merged value (not a rival figure)."""
+    if name in ("victims", "evidence_types"):
+        return value in getattr(merged, name)
+    if name == "type":
+        return bool(inc.type == merged.type)
+    if name in ("killed", "wounded", "location", "date"):
+        return bool(getattr(inc, name) == getattr(merged, name))
+    return True  # perpetrators (canonical names differ by spelling), status, hedges
+
+
+def field_spans(cluster: Cluster, merged: MergedIncident) -> dict[str, list[dict[str, Any]]]:
+    """Field -> the source words behind its merged value, from every report that gives it.
+
+    Where no report gives the merged value itself (a range widened across reports), every
+    report's words for the field are shown, so no extracted value is left without words."""
+    strict: dict[str, list[dict[str, Any]]] = {}
+    loose: dict[str, list[dict[str, Any]]] = {}
+    for it in sorted(cluster, key=lambda it: it.key):
+        for name, spans in it.incident.sources.items():
+            for sp in spans:
+                value = getattr(sp, "value", "")
+                row = {
+                    "document_id": it.document_id,
+                    "source_file": it.source_file,
+                    "start": sp.start,
+                    "end": sp.end,
+                    "text": sp.text,
+                    "value": value,
+                }
+                loose.setdefault(name, []).append(row)
+                if _supports(name, value, it.incident, merged):
+                    strict.setdefault(name, []).append(row)
+    return {name: strict.get(name) or rows for name, rows in loose.items()}
+
+
 def incident_record(cluster: Cluster, incident_id: str) -> dict[str, Any]:
     """The contract's incident record for one cluster (entity ids are the caller's to add)."""
     from dataclasses import asdict
@@ -531,6 +567,7 @@ def incident_record(cluster: Cluster, incident_id: str) -> dict[str, Any]:
         "hedges": merged.hedges,
         "corroboration": asdict(corroboration(cluster)),
         "contradictions": contradictions(cluster),
+        "field_spans": field_spans(cluster, merged),
         "mentions": [
             {
                 "document_id": it.document_id,

@@ -2,8 +2,8 @@
 
 Sources are grouped by original: a document marked as a copy (`duplicate_of`) is folded
 under the document it repeats, so a wire story reprinted ten times reads as one source.
-The words behind each field come from the per-document extraction whose mentions overlap
-the incident's (`DocIncident.sources`).
+The words behind each field are the incident record's `field_spans`: the words in each
+report that back the merged value.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from corroborator import review
+from corroborator import eval_grounding, review
 from corroborator.storage.db import Store
 from corroborator.web import queries
 
 CONTEXT = 80
+FIELDS = (*eval_grounding.LIST_FIELDS, *eval_grounding.SINGLE_FIELDS)
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Dossier:
     incident: dict[str, Any]
     groups: list[SourceGroup]
     field_sources: dict[str, list[SourceWords]]
+    empty_fields: set[str]
     quotes: list[dict[str, Any]]
     docs: dict[str, dict[str, Any]]
     history: list[dict[str, Any]]
@@ -58,10 +60,6 @@ def words(doc: dict[str, Any], start: int, end: int) -> SourceWords:
         text[start:end],
         text[end : end + CONTEXT],
     )
-
-
-def _overlaps(a: dict[str, Any], spans: list[tuple[int, int]]) -> bool:
-    return any(a["start"] < e and s < a["end"] for s, e in spans)
 
 
 def build(store: Store, incident_id: str) -> Dossier | None:
@@ -87,19 +85,14 @@ def build(store: Store, incident_id: str) -> Dossier | None:
         root = d["duplicate_of"] if d.get("duplicate_of") in docs else d["document_id"]
         groups[root].mentions.setdefault(m["document_id"], []).append(m)
     field_sources: dict[str, list[SourceWords]] = {}
-    hedge_words: list[SourceWords] = []
-    extractions = store.extractions(doc_ids)
-    for doc_id, ex in extractions.items():
-        spans = [(m["start"], m["end"]) for m in inc["mentions"] if m["document_id"] == doc_id]
-        doc = docs[doc_id]
-        for di in ex.get("incidents", []):
-            if not any(_overlaps(m, spans) for m in di.get("mentions", [])):
-                continue
-            for fname, fspans in (di.get("sources") or {}).items():
-                for s in fspans:
-                    field_sources.setdefault(fname, []).append(words(doc, s["start"], s["end"]))
-            for h in di.get("hedges", []):
-                hedge_words.append(words(doc, h["start"], h["end"]))
+    for fname, rows in (inc.get("field_spans") or {}).items():
+        for r in rows:
+            if r["document_id"] in docs:
+                field_sources.setdefault(fname, []).append(
+                    words(docs[r["document_id"]], r["start"], r["end"])
+                )
+    hedge_words = field_sources.get("hedges", [])
+    empty = {name for name in FIELDS if not eval_grounding.field_values(inc, name)}
     ids = [
         incident_id,
         *inc.get("merged_from", []),
@@ -109,6 +102,7 @@ def build(store: Store, incident_id: str) -> Dossier | None:
         inc,
         sorted(groups.values(), key=lambda g: g.original["ledger_seq"]),
         field_sources,
+        empty,
         queries.quotes_for(store, doc_ids),
         docs,
         review.history(store, ids),

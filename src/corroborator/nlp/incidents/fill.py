@@ -11,7 +11,7 @@ from typing import Any
 
 from spacy.tokens import Span
 
-from corroborator.models import VICTIM_GROUPS, DateRange, DocIncident, Location, Range
+from corroborator.models import VICTIM_GROUPS, DateRange, DocIncident, Location, Range, ValueSpan
 from corroborator.models import Span as TextSpan
 from corroborator.nlp.incidents import blame, counts
 from corroborator.nlp.incidents import fields as fields
@@ -19,6 +19,7 @@ from corroborator.nlp.incidents.groups import Group
 from corroborator.nlp.incidents.lexicon import is_act
 from corroborator.nlp.incidents.mention import Mention
 from corroborator.nlp.incidents.perpetrators import perpetrators
+from corroborator.nlp.incidents.sources import complete, evidence_sources, tagged, victim_words
 from corroborator.nlp.incidents.summary import summary
 from corroborator.nlp.incidents.units import is_headline, paragraph
 from corroborator.nlp.pipeline import DocContext, text_of
@@ -36,18 +37,13 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
     unit_ids = sorted({m.unit for m in ms})
     spans = [to_span(doc, units[u].start, units[u].end, trim=False) for u in unit_ids]
     inc = DocIncident(type=g.type, mentions=spans)
-    src: dict[str, list[TextSpan]] = {
-        "type": [to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms]
+    src: dict[str, list[ValueSpan]] = {
+        "type": tagged([to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms], g.type)
     }
     victims: set[str] = set().union(*(m.victims for m in ms))
     inc.victims = [v for v in VICTIM_GROUPS if v in victims]
-    pats = [
-        to_span(doc, min(t.i for t in m.patient), max(t.i for t in m.patient) + 1)
-        for m in ms
-        if m.patient
-    ]
-    if pats:
-        src["victims"] = pats
+    for v in inc.victims:
+        src.setdefault("victims", []).extend(victim_words(doc, ms, units, v))
     triggers = [m.trigger for m in ms]
     for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
         cs = [
@@ -63,7 +59,7 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
                 key=lambda c: (c.high is not None and c.high < 900 or c.high is None, c.low or 0),
             )
             setattr(inc, attr, Range(best.low, best.high, best.approx))
-            src[attr] = [TextSpan(best.start, best.end, best.text)]
+            src[attr] = [ValueSpan(best.start, best.end, best.text)]
     main = [m for m in ms if not is_headline(units, m.unit)] or ms
     order = [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u != 0]
     order += [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u == 0]
@@ -75,12 +71,11 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
         inc.location = Location(
             p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision
         )
-        if any(s <= p.start < e for s, e in order):
-            src["location"] = [TextSpan(p.start, p.end, p.text)]
+        src["location"] = [ValueSpan(p.start, p.end, p.text)]
     d = fields.choose_date(doc, ex.dates, order, para, trig, recap_date)
     if d is not None:
         inc.date = DateRange(d.date_start, d.date_end, d.precision)
-        src["date"] = [TextSpan(d.start, d.end, d.text)]
+        src["date"] = [ValueSpan(d.start, d.end, d.text)]
     inc.perpetrators, src["perpetrators"] = perpetrators(ms, ctx)
     if not inc.perpetrators:  # 'a group blamed the militia for the shelling'
         party = blame.blamed(units, unit_ids, is_act)
@@ -88,37 +83,25 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
             inc.perpetrators, src["perpetrators"] = perpetrators(
                 [Mention(0, g.type, party[0], set(), party)], ctx
             )
-    if not src["perpetrators"]:
-        del src["perpetrators"]
-    ev = {t for t, s in ex.evidence for sp in spans if sp.start <= s.start and s.end <= sp.end}
     prev = [units[u - 1] for u in unit_ids if u > 0]
-    ev |= {
-        t for t, s in ex.evidence for p in prev if p.start_char <= s.start and s.end <= p.end_char
-    }
-    for q in ex.quotes:
-        if any(q.start < s.end and s.start < q.end for s in spans):
-            ev.add(
-                {
-                    "perpetrator": "confession",
-                    "witness": "witness_testimony",
-                    "victim": "witness_testimony",
-                    "official": "official_statement",
-                    "accused": "official_statement",
-                }.get(q.speaker_role, "witness_testimony")
-            )
     confessed = any(m.confessed for m in ms)
-    if confessed:
-        ev.add("confession")
-    inc.evidence_types = sorted(ev)
-    inc.hedges = [
+    confession = (
+        spans[unit_ids.index(next(m for m in ms if m.confessed).unit)] if confessed else None
+    )
+    by_type = evidence_sources(ex.evidence, ex.quotes, spans, prev, confession)
+    inc.evidence_types = sorted(by_type)
+    src["evidence_types"] = [w for t in inc.evidence_types for w in by_type[t]]
+    own = [
         TextSpan(h.start, h.end, h.text) for s in spans for h in _within(s.start, s.end, ex.hedges)
-    ] + doc_hedges
+    ]
+    inc.hedges = own + [h for h in doc_hedges if h not in own]
     if inc.hedges:
-        src["hedges"] = list(inc.hedges)
+        src["hedges"] = tagged(inc.hedges)
     inc.status = "confessed" if confessed else "alleged"
-    if confessed:
-        first = next(m for m in ms if m.confessed)
-        src["status"] = [spans[unit_ids.index(first.unit)]]
+    main_span = spans[unit_ids.index(main[0].unit)]
+    src["status"] = tagged([confession or main_span], inc.status)
+    src = {k: v for k, v in src.items() if v}
     inc.sources = src
+    complete(inc, main_span)
     inc.summary = summary(inc)
     return inc

@@ -107,6 +107,12 @@ def is_act(tok: Token) -> bool:
     return (low(tok),) in trigger_keys() or (tok.lower_,) in trigger_keys()
 
 
+def act_families(tok: Token) -> set[str]:
+    """Trigger families a single word names ('deaths' -> kill, 'shelling' -> attack)."""
+    table = lexicon().triggers
+    return {f for key in ((low(tok),), (tok.lower_,)) for f, _ in table.get(key, [])}
+
+
 @lru_cache(maxsize=1)
 def attack_nouns() -> frozenset[tuple[str, ...]]:
     """Single-word attack triggers, and the heads of multi-word ones ('air strike')."""

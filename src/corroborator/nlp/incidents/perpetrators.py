@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from corroborator.models import Span as TextSpan
+from corroborator.models import ValueSpan
 from corroborator.nlp.incidents.lexicon import has
 from corroborator.nlp.incidents.mention import Mention
 from corroborator.nlp.incidents.roles import first_person, is_person, noun_group
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import to_span
 
 
-def perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[TextSpan]]:
-    """Named agents: entities inside agent phrases (or 'orders came from X'), else the phrase."""
+def perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[ValueSpan]]:
+    """Named agents: entities inside agent phrases (or 'orders came from X'), else the phrase.
+    Each name comes with the words it was read from (a first-person doer: the speaker's)."""
     names: list[str] = []
-    spans: list[TextSpan] = []
+    spans: list[ValueSpan] = []
     ents = [
         e for e in ctx.extraction.entities if e.kind in ("armed_group", "person", "organization")
     ]
@@ -34,24 +35,28 @@ def perpetrators(ms: list[Mention], ctx: DocContext) -> tuple[list[str], list[Te
             for q in ctx.extraction.quotes:
                 if q.start <= m.trigger.idx < q.end and q.speaker:
                     names.append(q.speaker)
+                    if q.speaker_start is not None and q.speaker_end is not None:
+                        words = text_of(ctx.doc)[q.speaker_start : q.speaker_end]
+                        spans.append(ValueSpan(q.speaker_start, q.speaker_end, words, q.speaker))
         hits = []
         if toks:
             lo, hi = min(t.idx for t in toks), max(t.idx + len(t) for t in toks)
             hits = [e for e in ents if lo <= e.start and e.end <= hi]
         for e in hits:
             names.append(e.canonical or e.text)
-            spans.append(TextSpan(e.start, e.end, e.text))
+            spans.append(ValueSpan(e.start, e.end, e.text, e.canonical or e.text))
         nation = None if hits else _weapon_nationality(m.trigger, toks)
         if nation is not None:  # 'a Russian missile': the nation's forces fired it
             names.append(f"{nation.text} forces")
-            spans.append(TextSpan(nation.idx, nation.idx + len(nation), nation.text))
+            end = nation.idx + len(nation)
+            spans.append(ValueSpan(nation.idx, end, nation.text, f"{nation.text} forces"))
             continue
         if not hits and not ents and toks:
             named = [t for t in toks if t.pos_ == "PROPN" or t.ent_type_ in ("NORP", "ORG")]
             if named and has(toks, "combatants"):
                 sp = to_span(ctx.doc, min(t.i for t in toks), max(t.i for t in toks) + 1)
                 names.append(sp.text)
-                spans.append(sp)
+                spans.append(ValueSpan(sp.start, sp.end, sp.text, sp.text))
     return list(dict.fromkeys(names)), spans
 
 

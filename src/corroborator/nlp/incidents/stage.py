@@ -11,12 +11,13 @@ merged, and fields are filled from the earlier stages' records in the same sente
 
 from __future__ import annotations
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from corroborator.models import Span as TextSpan
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import fold_headline, merge
+from corroborator.nlp.incidents.lexicon import act_families
 from corroborator.nlp.incidents.mention import Mention, family_of
 from corroborator.nlp.incidents.resolve import resolve_types
 from corroborator.nlp.incidents.sentence import mentions_in_unit
@@ -25,6 +26,37 @@ from corroborator.nlp.incidents.threats import threat_mentions
 from corroborator.nlp.incidents.units import layout, quote_index
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.hedges import sentence_units
+
+# An attack's toll is told in kill words ("the casualty figures"), so the two families
+# share disclaimers about one another.
+_KIN = {"kill": {"kill", "attack"}, "attack": {"attack", "kill"}}
+
+
+def report_hedges(
+    ctx: DocContext, units: list[Span], claimed: set[int]
+) -> list[tuple[TextSpan, set[str]]]:
+    """Verification disclaimers, each with the act families it can qualify. A sentence that
+    names no act ("Euronews could not verify these claims") qualifies the whole report. One
+    that reports an incident of its own ("an unverified video of a beheading surfaced")
+    qualifies that incident only, which holds it already. One that names an act outside any
+    incident ("unable to verify the number of deaths") qualifies acts of that family."""
+    out = []
+    for h in ctx.extraction.hedges:
+        if not any(w in h.text.lower() for w in ("verif", "confirm", "corroborat")):
+            continue
+        k = next((k for k, u in enumerate(units) if u.start_char <= h.start < u.end_char), None)
+        if k is None:
+            continue
+        families = {f for t in units[k] for f in act_families(t)}
+        if families and k in claimed:
+            continue
+        out.append((TextSpan(h.start, h.end, h.text), families))
+    return out
+
+
+def _qualifies(families: set[str], incident_type: str) -> bool:
+    family = family_of(incident_type)
+    return not families or bool(families & _KIN.get(family, {family}))
 
 
 class IncidentsStage:
@@ -54,13 +86,9 @@ class IncidentsStage:
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
         ex = ctx.extraction
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
-        doc_hedges = [
-            TextSpan(h.start, h.end, h.text)
-            for h in ctx.extraction.hedges
-            if any(w in h.text.lower() for w in ("verif", "confirm", "corroborat"))
-        ]
+        doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
         for g in groups:
-            inc = fill(g, units, ctx, doc_hedges)
+            inc = fill(g, units, ctx, [h for h, fs in doc_hedges if _qualifies(fs, g.type)])
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
                 inc.status = "disputed"  # reported, and denied by the accused
