@@ -6,6 +6,7 @@ its arrival time and headers, so the tests can tell what the client really sent.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -131,7 +132,8 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
             for k, v in extra.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(body)
+            with contextlib.suppress(OSError):  # the client gave up (timeout, size limit)
+                self.wfile.write(body)
 
         def redirect(self, status: int, location: str) -> None:
             self.send(status, b"<html>moved</html>", "text/html", {"Location": location})
@@ -482,3 +484,83 @@ def test_rate_limit_spaces_requests_to_one_host(cli, db: Path, site: Site) -> No
     times = [s.at for s in site.log]
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     assert len(gaps) == 2 and all(g >= 0.35 for g in gaps), gaps
+
+
+def _self_signed(tmp: Path, names: list[str]) -> tuple[Path, Path]:
+    """A throwaway certificate for `names` (DNS names or IP literals), and its key."""
+    import datetime as dt
+
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])])
+    alt: list[x509.GeneralName] = []
+    for n in names:
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(n)))
+        except ValueError:
+            alt.append(x509.DNSName(n))
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(start + dt.timedelta(days=3))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+@pytest.mark.parametrize(
+    ("cert_names", "host", "ok"),
+    [(["localhost", "127.0.0.1"], "localhost", True), (["other.test"], "127.0.0.1", False)],
+)
+def test_https_checks_the_certificate_against_the_name(
+    cli, db: Path, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    cert_names: list[str], host: str, ok: bool,
+) -> None:  # fmt: skip
+    """The socket goes to the checked IP, yet TLS (SNI and certificate) uses the host name."""
+    import ssl
+
+    cert, key = _self_signed(tmp_path, cert_names)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
+    server.daemon_threads = True
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # trust only this certificate
+    url = f"https://{host}:{server.server_address[1]}/a.html"
+    try:
+        result = cli("fetch", "--allow-private", "--no-extract", url)
+    finally:
+        server.shutdown()
+        server.server_close()
+    if ok:
+        if "cannot connect" in result.output:
+            pytest.skip("localhost does not resolve to 127.0.0.1 here")
+        assert result.exit_code == 0, result.output
+        assert _documents(cli)[0]["url"] == url
+        assert site.log[0].headers["Host"] == f"{host}:{server.server_address[1]}"
+    else:
+        assert result.exit_code == 1
+        (line,) = [ln for ln in result.output.splitlines() if ln.startswith("failed:")]
+        assert line.startswith(f"failed: {url}: connection failed: ") and "certificate" in line
+        assert site.log == []

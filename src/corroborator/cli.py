@@ -12,6 +12,7 @@ import click
 
 from corroborator import __version__
 from corroborator.errors import CorroboratorError
+from corroborator.ingest.readers import DOCUMENT_MAX_BYTES
 from corroborator.storage.db import Store, archive_root_for, open_store
 
 if TYPE_CHECKING:
@@ -272,11 +273,25 @@ def eval_cmd(c: Context, gold: str, as_json: bool) -> None:
     help="Allow loopback, private, link-local and other non-public addresses.",
 )
 @click.option(
-    "--rate", default=1.0, show_default=True, help="Seconds between requests to one host."
+    "--rate",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Seconds between requests to one host.",
 )
-@click.option("--timeout", default=20.0, show_default=True, help="Connect/read timeout (s).")
 @click.option(
-    "--max-bytes", default=20 * 1024 * 1024, show_default=True, help="Largest response kept."
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Connect and read timeout in seconds (a whole response gets 3x).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=DOCUMENT_MAX_BYTES,
+    show_default=True,
+    help="Largest response body; longer downloads are aborted.",
 )
 @click.option(
     "--warc-out", type=click.Path(dir_okay=False), help="Also keep the WARC here (.warc.gz)."

@@ -20,6 +20,7 @@ from urllib.parse import urljoin, urlsplit
 
 from corroborator import __version__
 from corroborator.fetch.addresses import IPAddress, address_refusal, scheme_refusal
+from corroborator.ingest.readers import DOCUMENT_MAX_BYTES
 
 USER_AGENT = f"corroborator/{__version__} (+offline evidence capture)"
 REDIRECTS = (301, 302, 303, 307, 308)
@@ -56,7 +57,7 @@ class Exchange:
 class Limits:
     connect_timeout: float = 10.0
     read_timeout: float = 20.0  # per socket read; the whole response gets 3x this
-    max_bytes: int = 20 * 1024 * 1024
+    max_bytes: int = DOCUMENT_MAX_BYTES
     max_redirects: int = 5
     rate: float = 1.0  # minimum seconds between two requests to one host
 
