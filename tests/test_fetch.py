@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -163,6 +164,10 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
                 self.redirect(301, f"{site.base}/c.html")
             elif p == "/loop":
                 self.redirect(302, "/loop")
+            elif p == "/to-file":
+                self.redirect(302, "file:///etc/passwd")
+            elif unquote(p) == "/звіт 1.html":
+                self.send(200, _page(*ARTICLES["/c.html"]), "text/html; charset=utf-8", {})
             elif p == "/to-loopback":
                 self.redirect(302, f"http://127.0.0.1:{site.port}/a.html")
             elif p == "/big":
@@ -381,7 +386,7 @@ def test_redirect_from_an_allowed_host_to_loopback_is_refused(site: Site) -> Non
     assert not run.capture_page(client, f"{site.base}/to-loopback")
     (fail,) = run.failures
     assert fail.refused and fail.url == f"{site.base}/to-loopback"
-    assert "loopback address 127.0.0.1" in fail.reason
+    assert fail.reason.startswith(f"redirect to http://127.0.0.1:{site.port}/a.html: loopback")
     assert site.paths() == ["/to-loopback"]  # the redirect target was never requested
 
 
@@ -564,3 +569,17 @@ def test_https_checks_the_certificate_against_the_name(
         (line,) = [ln for ln in result.output.splitlines() if ln.startswith("failed:")]
         assert line.startswith(f"failed: {url}: connection failed: ") and "certificate" in line
         assert site.log == []
+
+
+def test_redirect_to_another_scheme_and_non_ascii_paths(cli, db: Path, site: Site) -> None:
+    urls = [f"{site.base}/to-file", f"{site.base}/звіт 1.html"]
+    result = cli("fetch", "--allow-private", "--no-extract", "--rate", "0", *urls)
+    assert result.exit_code == 1
+    assert (
+        f"refused: {site.base}/to-file: redirect to file:///etc/passwd: 'file:' URLs are "
+        "refused; only http and https are fetched"
+    ) in result.output.splitlines()
+    wire = "/%D0%B7%D0%B2%D1%96%D1%82%201.html"
+    assert wire in site.paths()
+    (doc,) = _documents(cli)
+    assert doc["url"] == f"{site.base}{wire}"  # recorded as requested on the wire

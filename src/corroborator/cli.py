@@ -337,6 +337,8 @@ def fetch(
             f"{'refused' if fail.refused else 'failed'}: {fail.url}: {fail.reason}", err=True
         )
     for poll in run.feeds:
+        if not poll.answered:
+            continue
         if poll.not_modified:
             click.echo(f"feed {poll.url}: not modified since the last fetch (304), nothing fetched")
         else:

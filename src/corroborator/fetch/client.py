@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 from corroborator import __version__
 from corroborator.fetch.addresses import IPAddress, address_refusal, scheme_refusal
@@ -142,6 +142,22 @@ def _connection(
     return conn
 
 
+def wire_url(url: str) -> str:
+    """The URL as sent and recorded: spaces and non-ASCII in path and query %-escaped
+    (existing escapes kept), fragment dropped, since a server never sees it."""
+    parts = urlsplit(url.strip())
+    safe = "/?&=%:@!$'()*+,;~[]"
+    return urlunsplit(
+        (
+            parts.scheme,
+            parts.netloc,
+            quote(parts.path, safe=safe),
+            quote(parts.query, safe=safe),
+            "",
+        )
+    )
+
+
 def resolve(host: str, port: int) -> list[IPAddress]:
     """Every address `host` resolves to (a literal resolves to itself)."""
     try:
@@ -176,14 +192,19 @@ class Client:
     def get(self, url: str, headers: dict[str, str] | None = None) -> list[Exchange]:
         """GET `url`, following redirects; returns every hop, the final response last."""
         hops: list[Exchange] = []
-        current = url
+        current = url = wire_url(url)
         for _ in range(self.limits.max_redirects + 1):
-            hop = self._one(current, headers or {})
+            try:
+                hop = self._one(current, headers or {})
+            except FetchError as exc:
+                if current == url:
+                    raise
+                raise FetchError(url, f"redirect to {current}: {exc.reason}", exc.refused) from None
             hops.append(hop)
             location = hop.headers.get("Location")
             if hop.status not in REDIRECTS or not location:
                 return hops
-            current = urljoin(current, location.strip())
+            current = wire_url(urljoin(current, location.strip()))
         raise FetchError(url, f"more than {self.limits.max_redirects} redirects")
 
     def _one(self, url: str, extra: dict[str, str]) -> Exchange:
@@ -196,7 +217,10 @@ class Client:
             port = parts.port or (443 if scheme == "https" else 80)
         except ValueError:
             raise FetchError(url, "invalid port in the URL", refused=True) from None
-        host = (parts.hostname or "").encode("idna").decode("ascii")
+        try:
+            host = (parts.hostname or "").encode("idna").decode("ascii")
+        except UnicodeError:
+            raise FetchError(url, "invalid host name", refused=True) from None
         addresses = resolve(host, port)
         for ip in addresses:
             reason = self.check(ip)

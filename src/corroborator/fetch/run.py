@@ -33,6 +33,7 @@ class FeedPoll:
     """What one feed poll found; entries are marked seen only once their WARC is ingested."""
 
     url: str
+    answered: bool = False  # the feed was read, or reported not modified
     not_modified: bool = False
     new: int = 0
     already: int = 0
@@ -92,7 +93,7 @@ class CaptureRun:
             return
         final = hops[-1]
         if final.status == 304:
-            poll.not_modified = True
+            poll.answered = poll.not_modified = True
             return
         self.exchanges.extend(hops)
         if not 200 <= final.status < 300:
@@ -103,6 +104,7 @@ class CaptureRun:
         except FeedError as exc:
             self.failures.append(Failure(url, str(exc)))
             return
+        poll.answered = True
         seen = state.seen if state else frozenset()
         ok = True
         for entry in entries:
@@ -135,6 +137,8 @@ class CaptureRun:
                 if warc_out:
                     shutil.copyfile(path, warc_out)
         for poll in self.feeds:
+            if not poll.answered:
+                continue
             captured = [(e.key, e.link) for e in poll.captured]
             save_feed_state(store, poll.url, poll.validators, captured)
 
