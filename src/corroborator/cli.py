@@ -323,6 +323,8 @@ def fetch(
         raise click.UsageError("--since applies to --feed entries only")
     if warc_out and not warc_out.endswith(".warc.gz"):
         raise click.UsageError("--warc-out must name a .warc.gz file")
+    if warc_out and not Path(warc_out).resolve().parent.is_dir():
+        raise click.UsageError(f"--warc-out {warc_out}: folder does not exist")
     limits = Limits(connect_timeout=timeout, read_timeout=timeout, max_bytes=max_bytes, rate=rate)
     client = Client(limits, allow_private=allow_private)
     store = c.store

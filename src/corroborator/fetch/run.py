@@ -51,13 +51,15 @@ class CaptureRun:
     warc_name: str | None = None
     warc_relpath: str | None = None
     ingest: IngestReport | None = None
-    requested: set[str] = field(default_factory=set)
+    requested: dict[str, bool] = field(default_factory=dict)  # URL -> captured
 
     def capture_page(self, client: Client, url: str) -> bool:
         """Fetch one page (and its redirects) into the run; False with a failure noted."""
-        if url in self.requested:
-            return True
-        self.requested.add(url)
+        if url not in self.requested:
+            self.requested[url] = self._capture(client, url)
+        return self.requested[url]
+
+    def _capture(self, client: Client, url: str) -> bool:
         try:
             hops = client.get(url)
         except FetchError as exc:
