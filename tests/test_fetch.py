@@ -363,6 +363,14 @@ def test_private_hosts_are_refused_without_the_flag(cli, db: Path, site: Site) -
     assert open_store(str(db)).document_count() == 0
 
 
+@pytest.mark.parametrize("host", ["2130706433", "0x7f.1", "127.1", "[::ffff:127.0.0.1]"])
+def test_disguised_loopback_hosts_are_refused(site: Site, host: str) -> None:
+    run = CaptureRun()
+    assert not run.capture_page(Client(Limits(rate=0)), f"http://{host}:{site.port}/a.html")
+    assert run.failures[0].refused and "loopback address" in run.failures[0].reason
+    assert site.log == []
+
+
 def test_connects_to_the_checked_address_with_the_host_name(cli, db: Path, site: Site) -> None:
     url = f"http://localhost:{site.port}/a.html"
     result = cli("fetch", "--allow-private", "--no-extract", url)
