@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from corroborator import __version__
 from corroborator.errors import CorroboratorError
+from corroborator.ingest.readers import DOCUMENT_MAX_BYTES
 from corroborator.storage.db import Store, archive_root_for, open_store
+
+if TYPE_CHECKING:
+    from corroborator.ingest.runner import IngestReport
 
 
 class Context:
@@ -96,6 +101,15 @@ def ingest(
         report = ingest_paths(store, archive, paths, on_file=lambda _p: bar.update(1))
     finally:
         bar.close()
+    _finish_ingest(store, report, quiet, no_extract, dask)
+    if report.rejected:
+        sys.exit(1)
+
+
+def _finish_ingest(
+    store: Store, report: IngestReport, quiet: bool, no_extract: bool, dask: str | None
+) -> None:
+    """Name duplicates and rejections, extract and link what is new, print the tally."""
     for source, existing in report.duplicates:
         click.echo(f"already stored: {source} (document {existing})", err=True)
     for rej in report.rejected:
@@ -115,8 +129,6 @@ def ingest(
     )
     if not report.stored and not report.rejected:
         click.echo("nothing new to store")
-    if report.rejected:
-        sys.exit(1)
 
 
 @cli.command()
@@ -260,6 +272,108 @@ def eval_cmd(c: Context, gold: str, as_json: bool) -> None:
         click.echo(json.dumps(report.to_dict(), indent=1))
     else:
         click.echo(evaluation.format_report(report))
+
+
+@cli.command()
+@click.argument("urls", nargs=-1)
+@click.option("--feed", "feeds", multiple=True, metavar="URL", help="RSS/Atom feed to poll.")
+@click.option(
+    "--since",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    help="Feed entries dated before this day (YYYY-MM-DD) are skipped.",
+)
+@click.option(
+    "--allow-private",
+    is_flag=True,
+    help="Allow loopback, private, link-local and other non-public addresses.",
+)
+@click.option(
+    "--rate",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Seconds between requests to one host.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=20.0,
+    show_default=True,
+    help="Connect and read timeout in seconds (a whole response gets 3x).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=DOCUMENT_MAX_BYTES,
+    show_default=True,
+    help="Largest response body; longer downloads are aborted.",
+)
+@click.option(
+    "--warc-out", type=click.Path(dir_okay=False), help="Also keep the WARC here (.warc.gz)."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--no-extract", is_flag=True, help="Archive and store only; extract later.")
+@pass_ctx
+def fetch(
+    c: Context,
+    urls: tuple[str, ...],
+    feeds: tuple[str, ...],
+    since: dt.datetime | None,
+    allow_private: bool,
+    rate: float,
+    timeout: float,
+    max_bytes: int,
+    warc_out: str | None,
+    quiet: bool,
+    no_extract: bool,
+) -> None:
+    """Capture pages (URL...) and feed entries (--feed) into one WARC, archive and ingest it."""
+    from corroborator.fetch.client import Client, Limits
+    from corroborator.fetch.run import CaptureRun
+    from corroborator.ingest.archive import Archive
+
+    if not urls and not feeds:
+        raise click.UsageError("give at least one URL or --feed URL")
+    if since and not feeds:
+        raise click.UsageError("--since applies to --feed entries only")
+    if warc_out and not warc_out.endswith(".warc.gz"):
+        raise click.UsageError("--warc-out must name a .warc.gz file")
+    if warc_out and not Path(warc_out).resolve().parent.is_dir():
+        raise click.UsageError(f"--warc-out {warc_out}: folder does not exist")
+    limits = Limits(connect_timeout=timeout, read_timeout=timeout, max_bytes=max_bytes, rate=rate)
+    client = Client(limits, allow_private=allow_private)
+    store = c.store
+    run = CaptureRun()
+    for feed in feeds:
+        run.capture_feed(client, store, feed, since.date().isoformat() if since else None)
+    for url in urls:
+        run.capture_page(client, url)
+    run.store(store, Archive(c.archive_root), Path(warc_out) if warc_out else None)
+    for fail in run.failures:
+        click.echo(
+            f"{'refused' if fail.refused else 'failed'}: {fail.url}: {fail.reason}", err=True
+        )
+    for poll in run.feeds:
+        if not poll.answered:
+            continue
+        if poll.not_modified:
+            click.echo(f"feed {poll.url}: not modified since the last fetch (304), nothing fetched")
+        else:
+            click.echo(
+                f"feed {poll.url}: {poll.new} new entr{'y' if poll.new == 1 else 'ies'}, "
+                f"{poll.already} already captured, {poll.before_since} before --since"
+            )
+    if run.warc_name:
+        click.echo(
+            f"captured {len(run.pages)} page(s), {len(run.exchanges)} response(s) into "
+            f"{run.warc_name} (archived as {run.warc_relpath})"
+        )
+    if run.ingest is not None:
+        _finish_ingest(store, run.ingest, quiet, no_extract, None)
+    elif not run.failures:
+        click.echo("nothing fetched")
+    if run.failures or (run.ingest and run.ingest.rejected):
+        sys.exit(1)
 
 
 def main() -> None:

@@ -1,4 +1,9 @@
-"""HTML responses of a WARC file, each with its target URI and capture date."""
+"""HTML responses of a WARC file, each with its target URI and capture date.
+
+Only successful (2xx) responses are documents: a crawl also records redirects and error
+pages. The page's own publication date wins over the capture date, which is only the
+fallback (an article captured today may have been published years ago).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import gzip
 import io
 import zlib
 from collections.abc import Iterator
+from dataclasses import replace
 
 from corroborator.errors import InputError
 from corroborator.ingest.readers import Item, decode_text, html_record
@@ -23,7 +29,8 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
             if rec.rec_type != "response":
                 continue
             ctype = (rec.http_headers.get_header("Content-Type") or "") if rec.http_headers else ""
-            if "html" not in ctype.lower():
+            status = rec.http_headers.get_statuscode() if rec.http_headers else ""
+            if "html" not in ctype.lower() or not status.startswith("2"):
                 continue
             n += 1
             uri = rec.rec_headers.get_header("WARC-Target-URI")
@@ -35,7 +42,8 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
                 continue
             try:
                 html = decode_text(payload, where)
-                yield html_record(where, payload, html, container, url=uri, published=date)
+                item = html_record(where, payload, html, container, url=uri)
+                yield item if item.published else replace(item, published=date)
                 found += 1
             except InputError as exc:
                 yield Rejection(where, exc.reason)

@@ -168,4 +168,24 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX incident_items_incident ON incident_items(incident_id)",
         ],
     ),
+    (
+        "0004_fetch_feeds",
+        [
+            # What `fetch --feed` needs to ask only for what is new: the feed's HTTP
+            # validators, and every entry already captured (by entry id, else link).
+            """CREATE TABLE feed_state (
+                feed_url TEXT PRIMARY KEY,
+                etag TEXT,
+                last_modified TEXT,
+                last_fetched TEXT NOT NULL
+            )""",
+            """CREATE TABLE feed_entries (
+                feed_url TEXT NOT NULL,
+                entry_key TEXT NOT NULL,
+                link TEXT NOT NULL,
+                seen_at TEXT NOT NULL,
+                PRIMARY KEY (feed_url, entry_key)
+            )""",
+        ],
+    ),
 ]
