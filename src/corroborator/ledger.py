@@ -64,19 +64,43 @@ def make_entry(
     return LedgerEntry(**fields, entry_hash=entry_hash(fields))
 
 
-def check_chain(entries: list[LedgerEntry]) -> list[str]:
-    """Problems in the chain, one line each (empty when intact)."""
+def _link_problems(e: LedgerEntry, prev: str, expected_seq: int) -> list[str]:
+    problems = []
+    if e.seq != expected_seq:
+        problems.append(f"ledger entry {e.seq}: out of sequence (expected {expected_seq})")
+    if e.prev_hash != prev:
+        problems.append(f"ledger entry {e.seq}: previous-hash link broken")
+    if entry_hash(asdict(e)) != e.entry_hash:
+        problems.append(f"ledger entry {e.seq}: contents altered (hash mismatch)")
+    return problems
+
+
+def check_chain(entries: list[LedgerEntry], prev: str = GENESIS, first_seq: int = 1) -> list[str]:
+    """Problems in the chain, one line each (empty when intact).
+
+    `prev` and `first_seq` let a segment (an evidence bundle's) be walked from its first
+    entry: that entry's hash covers its `prev_hash`, so the segment still links to a seal.
+    """
     problems: list[str] = []
-    prev = GENESIS
-    expected_seq = 1
+    expected_seq = first_seq
     for e in entries:
-        if e.seq != expected_seq:
-            problems.append(f"ledger entry {e.seq}: out of sequence (expected {expected_seq})")
-            expected_seq = e.seq
-        if e.prev_hash != prev:
-            problems.append(f"ledger entry {e.seq}: previous-hash link broken")
-        if entry_hash(asdict(e)) != e.entry_hash:
-            problems.append(f"ledger entry {e.seq}: contents altered (hash mismatch)")
+        problems.extend(_link_problems(e, prev, expected_seq))
+        expected_seq = e.seq + 1
+        prev = e.entry_hash
+    return problems
+
+
+def first_broken(
+    entries: list[LedgerEntry], upto: int, prev: str = GENESIS, first_seq: int = 1
+) -> int | None:
+    """Seq of the first position up to `upto` where the chain stops linking (an altered,
+    reordered or missing entry), or None when entries `first_seq`..`upto` all link."""
+    expected_seq = first_seq
+    for e in entries:
+        if expected_seq > upto:
+            return None
+        if _link_problems(e, prev, expected_seq):
+            return expected_seq
         prev = e.entry_hash
         expected_seq += 1
-    return problems
+    return expected_seq if expected_seq <= upto else None
