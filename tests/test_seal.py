@@ -4,6 +4,7 @@ would: keygen, ingest, seal, bundle, then verify the bundle somewhere with no da
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import stat
@@ -17,6 +18,7 @@ from conftest import run_cli
 from corroborator.evidence.layout import MANIFEST, manifest_bytes
 from corroborator.ingest.archive import sha256_bytes
 from corroborator.ledger import GENESIS, make_entry
+from test_postgres import pg_env  # noqa: F401 (the fixture)
 
 # Two reports of one shooting, and (ingested later) two records of one hospital strike.
 SHOOTING_A = (
@@ -158,6 +160,8 @@ def test_seal_refuses_a_missing_or_exposed_key_and_an_empty_ledger(cli, db: Path
     _ok(cli("keygen"))
     empty = cli("seal")
     assert empty.exit_code == 1 and "ledger is empty" in empty.output
+    unsealed = cli("verify", "--public-key", str(db.with_suffix(".pub")))
+    assert unsealed.exit_code == 1 and "FAIL no seals" in unsealed.output
     db.with_suffix(".key").chmod(0o644)
     exposed = cli("seal")
     assert exposed.exit_code == 1 and "readable by others" in exposed.output
@@ -302,6 +306,9 @@ def test_altered_entry_names_the_first_entry_that_no_longer_matches_each_seal(
     _ok(cli("seal"))  # seal 2 covers entries 1-7; seal 1 still covers 1-4
     assert "2 seal(s)" in _ok(cli("verify"))
 
+    conn = sqlite3.connect(db)
+    (source,) = conn.execute("SELECT source FROM ledger WHERE seq = 6").fetchone()
+    conn.close()
     _sql(db, "UPDATE ledger SET source = 'forged.jsonl' WHERE seq = 6")
     out = cli("verify").output
     assert "seal 1" not in out
@@ -309,6 +316,14 @@ def test_altered_entry_names_the_first_entry_that_no_longer_matches_each_seal(
         "FAIL seal 2 (ledger entry 7): ledger entry 6 is the first that no longer matches the"
         " seal (entries up to 5 still do)" in out
     )
+    _sql(db, f"UPDATE ledger SET source = '{source}' WHERE seq = 6")
+    assert _ok(cli("verify")).startswith("OK: ")
+
+    _sql(db, "DELETE FROM ledger WHERE seq = 7")  # a truncated tail
+    out = cli("verify").output
+    assert "seal 1" not in out
+    assert "FAIL seal 2 (ledger entry 7): ledger entry 7 is the first that no longer matches" in out
+
     _sql(db, "UPDATE ledger SET source = 'novoselivka_teacher.txt' WHERE seq = 3")
     out = cli("verify").output
     assert "FAIL seal 1 (ledger entry 4): ledger entry 3 is the first that no longer matches" in out
@@ -374,3 +389,28 @@ def test_a_bundle_that_is_not_a_zip_is_one_line(cli, tmp_path: Path) -> None:
     assert result.output.strip().splitlines() == [
         f"Error: {junk}: not a readable zip archive (File is not a zip file)"
     ]
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    not os.environ.get("CORROBORATOR_TEST_PG"),
+    reason="CORROBORATOR_TEST_PG not set (.ci/run starts a server)",
+)
+def test_seal_and_bundle_on_postgresql(pg_env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    env = {**pg_env, "CORROBORATOR_KEY": str(tmp_path / "keys" / "investigator.key")}
+    assert "CORROBORATOR_KEY" in run_cli("seal", env=pg_env).stderr  # no default beside a URL
+    for args in (
+        ["keygen"],
+        ["ingest", "--quiet", str(_write_shooting(tmp_path / "shooting"))],
+        ["seal"],
+    ):
+        done = run_cli(*args, env=env)
+        assert done.returncode == 0, done.stderr
+    exported = run_cli("export", "--what", "incidents", env=env).stdout.splitlines()
+    incident = json.loads(exported[0])["incident_id"]
+    out = tmp_path / "pg.zip"
+    assert run_cli("bundle", incident, "-o", str(out), env=env).returncode == 0
+    pub = str(tmp_path / "keys" / "investigator.pub")
+    done = run_cli("verify", "--bundle", str(out), "--public-key", pub)
+    assert done.returncode == 0, done.stdout
+    assert run_cli("verify", "--public-key", pub, env=env).returncode == 0

@@ -104,12 +104,13 @@ def write_bundle(store: Store, archive_root: Path, incident_id: str, out: Path) 
     broken = check_chain(entries)
     if broken:
         raise EvidenceError(f"not bundling: {broken[0]} (`corroborator verify` lists all)")
-    archive_seqs = {
-        r["sha256"]: r["ledger_seq"]
-        for r in store.rows("SELECT sha256, ledger_seq FROM archive_files")
-        if r["sha256"] in {d["archive_sha256"] for d in rows}
-    }
-    wanted = [d["ledger_seq"] for d in rows] + list(archive_seqs.values())
+    archives = sorted({d["archive_sha256"] for d in rows})
+    archive_seqs = store.rows(
+        "SELECT ledger_seq FROM archive_files"
+        f" WHERE sha256 IN ({', '.join('?' for _ in archives)})",
+        archives,
+    )
+    wanted = [d["ledger_seq"] for d in rows] + [r["ledger_seq"] for r in archive_seqs]
     first, last = min(wanted), max(wanted)
     seals = stored_seals(store)
     covering = [s for s in seals if s.ledger_seq >= last]
