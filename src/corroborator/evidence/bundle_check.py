@@ -13,7 +13,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 from corroborator.errors import EvidenceError
 from corroborator.evidence.keys import fingerprint, parse_public
@@ -31,7 +31,7 @@ from corroborator.evidence.layout import (
     manifest_bytes,
     original_name,
 )
-from corroborator.evidence.seals import Seal, chain_problems, signature_problems
+from corroborator.evidence.seals import Seal, chain_matches, signature_problems
 from corroborator.ingest.archive import sha256_bytes
 from corroborator.ledger import LedgerEntry, check_chain
 
@@ -54,12 +54,11 @@ class BundleReport:
 
 def _typed(cls: type, obj: Any) -> Any:
     """A dataclass from a JSON object whose keys and value types match exactly, or None."""
+    types = get_type_hints(cls)
     if not isinstance(obj, dict) or set(obj) != {f.name for f in fields(cls)}:
         return None
-    for f in fields(cls):
-        want = int if f.type == "int" else str
-        value = obj[f.name]
-        if not isinstance(value, want) or isinstance(value, bool):
+    for name, value in obj.items():
+        if not isinstance(value, types[name]) or isinstance(value, bool):
             return None
     return cls(**obj)
 
@@ -176,16 +175,17 @@ class _Check:
         if not seals:
             self.fail(SEALS, f"no seals: nothing signed vouches for {LEDGER}")
         prev, first = entries[0].prev_hash, entries[0].seq
+        matches = chain_matches(seals, entries, prev, first)
         good = 0
         for seal in seals:
             signed = signature_problems(seal, key)
             for problem in signed:
                 self.fail(SEALS, problem)
-            if not signed and not chain_problems([seal], entries, prev, first):
+            if matches[seal]:
+                self.fail(LEDGER, str(matches[seal]))
+            elif not signed:
                 good = max(good, seal.ledger_seq)
                 self.report.seals += 1
-        for problem in chain_problems(seals, entries, prev, first):
-            self.fail(LEDGER, problem)
         return good
 
     def documents(self, entries: list[LedgerEntry] | None, sealed_upto: int) -> dict[str, str]:

@@ -116,35 +116,41 @@ def signature_problems(seal: Seal, given_key: bytes | None = None) -> list[str]:
     return []
 
 
-def chain_problems(
+def chain_matches(
     seals: list[Seal], entries: list[LedgerEntry], prev: str = GENESIS, first_seq: int = 1
-) -> list[str]:
-    """Each seal against the chain: the first entry that no longer matches it, when any.
+) -> dict[Seal, str | None]:
+    """Each seal -> why the chain no longer matches that seal (None when it does).
 
-    `entries` may be a segment (from `first_seq`, linked to `prev`); a chain rewritten with
-    fresh hashes links everywhere, so only earlier seals that still match narrow it down.
+    `entries` may be a segment (from `first_seq`, linked to `prev`). The chain is walked
+    once: a seal on entry N is broken by the first break at or before N, or by a ledger
+    that ends before N. A chain rewritten with fresh hashes links everywhere, so only the
+    head differs, and earlier seals that still match narrow down where.
     """
-    problems: list[str] = []
+    broken = first_broken(entries, prev, first_seq)
+    end = first_seq + len(entries)  # the first seq the entries do not hold
+    found: dict[Seal, str | None] = {}
     vouched = first_seq - 1  # entries up to here are vouched for by a matching seal
     for seal in sorted(seals, key=lambda s: s.ledger_seq):
+        bad = broken if broken is not None and broken <= seal.ledger_seq else None
+        if bad is None and seal.ledger_seq >= end:
+            bad = end
         if seal.ledger_seq < first_seq:
-            problems.append(f"{seal.name}: sealed entry is before the ledger segment")
-            continue
-        bad = first_broken(entries, seal.ledger_seq, prev, first_seq)
-        if bad is not None:
+            found[seal] = f"{seal.name}: sealed entry is before the ledger segment"
+        elif bad is not None:
             still = f" (entries up to {bad - 1} still do)" if bad > first_seq else ""
-            problems.append(
+            found[seal] = (
                 f"{seal.name}: ledger entry {bad} is the first that no longer matches the"
                 f" seal{still}"
             )
         elif entries[seal.ledger_seq - first_seq].entry_hash != seal.entry_hash:
-            problems.append(
+            found[seal] = (
                 f"{seal.name}: the chain was rewritten with fresh hashes somewhere in ledger"
                 f" entries {vouched + 1}-{seal.ledger_seq}; it no longer matches the seal"
             )
         else:
+            found[seal] = None
             vouched = max(vouched, seal.ledger_seq)
-    return problems
+    return found
 
 
 def check_seals(
@@ -155,4 +161,5 @@ def check_seals(
     first_seq: int = 1,
 ) -> list[str]:
     problems = [p for s in seals for p in signature_problems(s, given_key)]
-    return problems + chain_problems(seals, entries, prev, first_seq)
+    matches = chain_matches(seals, entries, prev, first_seq)
+    return problems + [p for p in matches.values() if p]
