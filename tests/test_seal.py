@@ -414,3 +414,16 @@ def test_seal_and_bundle_on_postgresql(pg_env: dict[str, str], tmp_path: Path) -
     done = run_cli("verify", "--bundle", str(out), "--public-key", pub)
     assert done.returncode == 0, done.stdout
     assert run_cli("verify", "--public-key", pub, env=env).returncode == 0
+
+
+def test_no_bundle_is_written_from_an_original_changed_on_disk(
+    cli, db: Path, sealed: dict, tmp_path: Path
+) -> None:
+    archived = next((db.parent / "test.archive").glob("*/*.txt"))
+    archived.write_bytes(archived.read_bytes().replace(b"civilians", b"civilianz"))
+    out = tmp_path / "tampered.zip"
+    refused = cli("bundle", sealed["incident"], "-o", str(out))
+    assert refused.exit_code == 1
+    assert "fails its own check: originals/" in refused.output
+    assert "SHA-256 differs from ledger entry" in refused.output
+    assert not out.exists() and not [p for p in out.parent.iterdir() if p.name.startswith(".")]
