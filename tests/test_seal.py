@@ -244,6 +244,22 @@ def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets
         for ln in fails
     ), fails
 
+    def backdate(n: str, data: bytes) -> bytes:
+        if n != "seals.json":
+            return data
+        seals = json.loads(data)
+        seals[0]["sealed_at"] = "2020-01-01T00:00:00Z"
+        return json.dumps(seals).encode()
+
+    fails = _fails(
+        cli(
+            "verify",
+            "--bundle",
+            str(_repack(sealed["bundle"], tmp_path / "s.zip", backdate, fix_manifest=True)),
+        )
+    )
+    assert "FAIL seals.json: seal 1 (ledger entry 4): signature does not verify" in fails[0]
+
     def shift_quotes(n: str, data: bytes) -> bytes:
         if n != "records/quotes.jsonl":
             return data
