@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from corroborator.evidence.layout import MANIFEST, manifest_bytes
+from corroborator.evidence.layout import MANIFEST, MANIFEST_SIG, manifest_bytes
 from corroborator.ingest.archive import sha256_bytes
 from corroborator.ledger import GENESIS, make_entry
 from test_postgres import pg_env  # noqa: F401 (the fixture)
@@ -124,6 +124,13 @@ def _fails(result) -> list[str]:
     return [ln for ln in result.output.splitlines() if ln.startswith("FAIL ")]
 
 
+def _forged(result) -> list[str]:
+    """Failures of a bundle re-hashed by a forger: the manifest signature, then the rest."""
+    fails = _fails(result)
+    assert fails[0].startswith(f"FAIL {MANIFEST_SIG}: not a signature over {MANIFEST}"), fails
+    return fails[1:]
+
+
 def _sql(db: Path, *statements: str) -> None:
     conn = sqlite3.connect(db)
     for s in statements:
@@ -191,7 +198,7 @@ def test_bundle_verifies_offline_with_only_the_public_key(sealed: dict, tmp_path
 
 def test_a_flipped_byte_in_any_bundle_file_is_named(cli, sealed: dict, tmp_path: Path) -> None:
     names = list(_members(sealed["bundle"]))
-    assert MANIFEST in names and len(names) >= 11
+    assert {MANIFEST, MANIFEST_SIG} <= set(names) and len(names) >= 12
     for name in names:
         size = len(_members(sealed["bundle"])[name])
         for at in sorted({0, size // 3, size // 2, 2 * size // 3, size - 2}):
@@ -202,8 +209,10 @@ def test_a_flipped_byte_in_any_bundle_file_is_named(cli, sealed: dict, tmp_path:
             bad = _repack(sealed["bundle"], tmp_path / "flipped.zip", flip)
             fails = _fails(cli("verify", "--bundle", str(bad)))
             assert any(name in ln for ln in fails), (name, at, fails)
-            if name != MANIFEST:
+            if name not in (MANIFEST, MANIFEST_SIG):
                 assert f"FAIL {name}: SHA-256 differs from {MANIFEST}" in fails, (name, fails)
+            else:
+                assert f"FAIL {MANIFEST_SIG}: not a signature over {MANIFEST}" in fails[-1]
 
 
 def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets(
@@ -216,7 +225,7 @@ def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets
         lines[1], lines[2] = lines[2], lines[1]
         return b"".join(lines)
 
-    fails = _fails(
+    fails = _forged(
         cli(
             "verify",
             "--bundle",
@@ -232,7 +241,7 @@ def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets
             data.replace(b"four civilians", b"five civilians") if n.startswith("records/") else data
         )
 
-    fails = _fails(
+    fails = _forged(
         cli(
             "verify",
             "--bundle",
@@ -251,7 +260,7 @@ def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets
         seals[0]["sealed_at"] = "2020-01-01T00:00:00Z"
         return json.dumps(seals).encode()
 
-    fails = _fails(
+    fails = _forged(
         cli(
             "verify",
             "--bundle",
@@ -268,7 +277,7 @@ def test_a_forger_who_rehashes_the_manifest_is_caught_by_ledger_seal_and_offsets
             q["start"] += 3
         return "".join(json.dumps(q) + "\n" for q in quotes).encode()
 
-    fails = _fails(
+    fails = _forged(
         cli(
             "verify",
             "--bundle",
@@ -306,8 +315,14 @@ def test_a_wrong_public_key_fails(cli, db: Path, sealed: dict, tmp_path: Path) -
     assert any(
         ln.startswith("FAIL seals.json: seal 1") and "not by the given key" in ln for ln in fails
     )
+    assert any(ln.startswith(f"FAIL {MANIFEST_SIG}: not a signature") for ln in fails)
     fails = _fails(cli("verify", "--public-key", str(other)))
     assert any("not by the given key" in ln for ln in fails)
+    wrong = tmp_path / "by_someone_else.zip"
+    refused = cli(
+        "bundle", sealed["incident"], "--key", str(other.with_suffix(".key")), "-o", str(wrong)
+    )
+    assert refused.exit_code == 1 and "was made by key" in refused.output and not wrong.exists()
     assert _ok(cli("verify", "--public-key", str(sealed["pub"]))).startswith("OK: ")
     not_a_key = tmp_path / "note.txt"
     not_a_key.write_text("not a key\n", encoding="utf-8")

@@ -234,6 +234,12 @@ def seal(c: Context, key_path: Path | None) -> None:
 @cli.command()
 @click.argument("incident_id")
 @click.option(
+    "--key",
+    "key_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The sealing key, to sign the bundle (default: as for `seal`).",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -241,11 +247,13 @@ def seal(c: Context, key_path: Path | None) -> None:
     help="The zip to write.",
 )
 @pass_ctx
-def bundle(c: Context, incident_id: str, output: Path) -> None:
-    """Write one incident's originals, ledger segment, records and seals as a checkable zip."""
+def bundle(c: Context, incident_id: str, key_path: Path | None, output: Path) -> None:
+    """Write one incident's originals, ledger segment, records and seals as a signed zip."""
     from corroborator.evidence.bundle import write_bundle
+    from corroborator.evidence.keys import default_key_path, load_private
 
-    made = write_bundle(c.store, c.archive_root, incident_id, output)
+    key = load_private(key_path or default_key_path(c.db))
+    made = write_bundle(c.store, c.archive_root, incident_id, output, key)
     click.echo(
         f"wrote {made.path}: incident {made.incident_id}, {made.documents} document(s),"
         f" {made.originals} original(s), ledger entries {made.first}-{made.head},"

@@ -8,9 +8,10 @@ any entry in it changes the sealed head). Entries of other documents inside that
 are carried whole, because an entry's hash covers all its fields; a redacted proof would
 need a different hash layout (e.g. a Merkle tree of field hashes).
 
-Extracted records are the tool's reading, not signed: each document's text is tied to the
-ledger by its `text_sha256`, and every quote, mention and entity offset is checked to
-hold its words in that text. Entities keep only their mentions in the bundled documents;
+Extracted records are the tool's reading, not part of the ledger: each document's text is
+tied to the ledger by its `text_sha256`, and every quote, mention and entity offset is
+checked to hold its words in that text. The investigator's key also signs manifest.json
+(`manifest.sig`), so no byte of the bundle, records included, can change unnoticed. Entities keep only their mentions in the bundled documents;
 `archive_path` names the original inside the bundle.
 """
 
@@ -21,11 +22,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from corroborator import __version__
 from corroborator.atomic import replacing
 from corroborator.errors import EvidenceError
 from corroborator.evidence.bundle_check import check_bundle
-from corroborator.evidence.keys import public_pem
+from corroborator.evidence.keys import public_pem, public_raw
 from corroborator.evidence.layout import (
     DOCUMENTS,
     ENTITIES,
@@ -34,6 +37,7 @@ from corroborator.evidence.layout import (
     INFO,
     LEDGER,
     MANIFEST,
+    MANIFEST_SIG,
     PUBLIC_KEY,
     QUOTES,
     README,
@@ -59,6 +63,7 @@ Without --public-key the bundled public_key.pem is used; then only its fingerpri
 ({fingerprint}) ties the seals to the investigator.
 
 manifest.json       SHA-256 and size of every other file
+manifest.sig        Ed25519 signature over manifest.json's bytes, by the sealing key
 bundle.json         incident id, ledger range, when and by what the bundle was written
 originals/          the archived original bytes, named by their SHA-256
 ledger.jsonl        ledger entries {first}-{head}: each entry's entry_hash is the SHA-256 of
@@ -94,7 +99,10 @@ def _entities(store: Store, ids: set[str]) -> list[dict[str, Any]]:
     return out
 
 
-def write_bundle(store: Store, archive_root: Path, incident_id: str, out: Path) -> BundleSummary:
+def write_bundle(
+    store: Store, archive_root: Path, incident_id: str, out: Path, key: Ed25519PrivateKey
+) -> BundleSummary:
+    """`key` signs the manifest; it must be the key that made the seal the bundle carries."""
     incident = get_incident(store, incident_id)
     if incident is None:
         raise EvidenceError(f"no incident {incident_id!r}; `corroborator incidents` lists them")
@@ -125,6 +133,11 @@ def write_bundle(store: Store, archive_root: Path, incident_id: str, out: Path) 
         for s in seals
         if first <= s.ledger_seq <= head.ledger_seq and s.public_key == head.public_key
     ]
+    if public_raw(key.public_key()).hex() != head.public_key:
+        raise EvidenceError(
+            f"seal {head.seal_no} was made by key {head.key_fingerprint[:16]}…; bundle with"
+            " that key (--key), so one key vouches for the whole bundle"
+        )
     problems = check_seals(chosen, entries)
     if problems:
         raise EvidenceError(f"not bundling: {problems[0]} (`corroborator verify` lists all)")
@@ -164,7 +177,7 @@ def write_bundle(store: Store, archive_root: Path, incident_id: str, out: Path) 
         QUOTES: jsonl_bytes([q for q in records.quotes(store) if q["document_id"] in ids]),
         ENTITIES: jsonl_bytes(_entities(store, ids)),
     }
-    _write_zip(out, members, originals)
+    _write_zip(out, members, originals, key)
     return BundleSummary(
         out,
         incident_id,
@@ -177,7 +190,9 @@ def write_bundle(store: Store, archive_root: Path, incident_id: str, out: Path) 
     )
 
 
-def _write_zip(out: Path, members: dict[str, bytes], originals: dict[str, Path]) -> None:
+def _write_zip(
+    out: Path, members: dict[str, bytes], originals: dict[str, Path], key: Ed25519PrivateKey
+) -> None:
     """Write beside `out`, check the result as an outside party would, then rename."""
     files: dict[str, dict[str, Any]] = {}
     try:
@@ -191,7 +206,9 @@ def _write_zip(out: Path, members: dict[str, bytes], originals: dict[str, Path])
                         raise EvidenceError(f"{path}: archived original missing; not bundling")
                     zf.write(path, name)
                     files[name] = {"sha256": sha256_file(path), "size": path.stat().st_size}
-                zf.writestr(MANIFEST, manifest_bytes(files))
+                manifest = manifest_bytes(files)
+                zf.writestr(MANIFEST, manifest)
+                zf.writestr(MANIFEST_SIG, key.sign(manifest).hex() + "\n")
             problems = check_bundle(tmp).problems
             if problems:
                 raise EvidenceError(

@@ -2,8 +2,8 @@
 ideally, the investigator's published public key).
 
 Every check reads the members themselves, not only the manifest, so a forger who rewrites
-the manifest to match an edited file is still caught by the ledger, the seal or the
-offsets. Each problem is one line that starts with the member it is about.
+the manifest to match an edited file is caught by its signature (manifest.sig) and, for
+the evidence itself, again by the ledger, the seal or the offsets. Each problem is one line that starts with the member it is about.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from corroborator.errors import EvidenceError
 from corroborator.evidence.keys import fingerprint, parse_public
 from corroborator.evidence.layout import (
@@ -25,6 +28,7 @@ from corroborator.evidence.layout import (
     INFO,
     LEDGER,
     MANIFEST,
+    MANIFEST_SIG,
     PUBLIC_KEY,
     QUOTES,
     SEALS,
@@ -67,6 +71,7 @@ class _Check:
     def __init__(self, members: dict[str, bytes], report: BundleReport) -> None:
         self.members = members
         self.report = report
+        self.key_given = False
 
     def fail(self, name: str, reason: str) -> None:
         self.report.problems.append(f"{name}: {reason}")
@@ -126,7 +131,7 @@ class _Check:
                 self.fail(name, f"SHA-256 differs from {MANIFEST}")
             elif len(data) != meta["size"]:
                 self.fail(name, f"size differs from {MANIFEST}")
-        for name in sorted(set(self.members) - set(files) - {MANIFEST}):
+        for name in sorted(set(self.members) - set(files) - {MANIFEST, MANIFEST_SIG}):
             self.fail(name, f"not listed in {MANIFEST}")
 
     def key(self, given: bytes | None) -> bytes | None:
@@ -143,8 +148,27 @@ class _Check:
                 f" {fingerprint(given)[:16]}…",
             )
         key = given if given is not None else bundled
+        self.key_given = given is not None
         self.report.key_fingerprint = fingerprint(key) if key else ""
         return key
+
+    def manifest_signature(self, key: bytes | None) -> None:
+        sig, manifest = self.members.get(MANIFEST_SIG), self.members.get(MANIFEST)
+        if key is None or manifest is None:
+            return  # already reported
+        if sig is None:
+            self.fail(MANIFEST_SIG, "missing: nothing signed vouches for manifest.json")
+            return
+        try:
+            Ed25519PublicKey.from_public_bytes(key).verify(
+                bytes.fromhex(sig.decode("ascii").strip()), manifest
+            )
+        except (UnicodeDecodeError, ValueError, InvalidSignature):
+            self.fail(
+                MANIFEST_SIG,
+                f"not a signature over {MANIFEST} by key {fingerprint(key)[:16]}…"
+                " (the bundle was changed after it was written, or signed by another key)",
+            )
 
     def ledger(self) -> list[LedgerEntry] | None:
         rows = self.jsonl(LEDGER)
@@ -178,6 +202,8 @@ class _Check:
         matches = chain_matches(seals, entries, prev, first)
         good = 0
         for seal in seals:
+            if not self.key_given and key and seal.public_key != key.hex():
+                self.fail(PUBLIC_KEY, f"not the key that made {seal.name}")
             signed = signature_problems(seal, key)
             for problem in signed:
                 self.fail(SEALS, problem)
@@ -230,6 +256,8 @@ class _Check:
             start, end = facts.get("archive_start"), facts.get("archive_end")
             if data is None:
                 self.fail(name, f"missing from the bundle (the original of {label})")
+            elif not all(v is None or type(v) is int for v in (start, end)):
+                self.fail(LEDGER, f"ledger entry {entry.seq}: archive offsets are not numbers")
             elif sha256_bytes(data) != archived.sha256:
                 self.fail(name, f"SHA-256 differs from ledger entry {archived.seq}")
             elif sha256_bytes(data[start:end]) != entry.sha256:
@@ -335,6 +363,7 @@ def check_bundle(path: Path, public_key: bytes | None = None) -> BundleReport:
     check = _Check(_members(path, report), report)
     check.manifest()
     key = check.key(public_key)
+    check.manifest_signature(key)
     entries = check.ledger()
     sealed_upto = check.seals(entries, key) if entries else 0
     check.records(check.documents(entries, sealed_upto))

@@ -10,6 +10,7 @@ from corroborator.ledger import canonical
 
 FORMAT = "corroborator-bundle/1"
 MANIFEST = "manifest.json"
+MANIFEST_SIG = "manifest.sig"  # Ed25519 signature (hex) over manifest.json
 INFO = "bundle.json"
 README = "README.txt"
 LEDGER = "ledger.jsonl"
