@@ -10,9 +10,10 @@ need a different hash layout (e.g. a Merkle tree of field hashes).
 
 Extracted records are the tool's reading, not part of the ledger: each document's text is
 tied to the ledger by its `text_sha256`, and every quote, mention and entity offset is
-checked to hold its words in that text. The investigator's key also signs manifest.json
-(`manifest.sig`), so no byte of the bundle, records included, can change unnoticed. Entities keep only their mentions in the bundled documents;
-`archive_path` names the original inside the bundle.
+checked to hold its words in that text. The sealing key also signs manifest.json
+(`manifest.sig`), so no byte of the bundle, records included, changes unnoticed. Entities
+keep only their mentions in the bundled documents; `archive_path` names the original
+inside the bundle.
 """
 
 from __future__ import annotations
