@@ -154,22 +154,138 @@ def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None, jobs: int
 
 
 @cli.command()
+@click.option(
+    "--public-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The key every seal must be signed by (PEM, or 64 hex digits).",
+)
+@click.option(
+    "--bundle",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Check an evidence bundle instead of the database (no database needed).",
+)
 @pass_ctx
-def verify(c: Context) -> None:
-    """Re-hash every archived original and walk the ledger chain."""
+def verify(c: Context, public_key: Path | None, bundle: Path | None) -> None:
+    """Re-hash every archived original, walk the ledger chain and check every seal."""
+    from corroborator.evidence.keys import load_public
+
+    key = load_public(public_key) if public_key else None
+    if bundle is not None:
+        _verify_bundle(bundle, key)
+        return
     from corroborator.ingest.archive import Archive
     from corroborator.verify import verify as run_verify
 
-    report = run_verify(c.store, Archive(c.archive_root))
+    report = run_verify(c.store, Archive(c.archive_root), key)
     for problem in report.problems:
         click.echo(f"FAIL {problem}")
     status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
+    keys = ", ".join(f[:16] for f in report.seal_keys)
     click.echo(
         f"{status}: {report.entries} ledger entries, {report.archive_files} archive files, "
-        f"{report.documents} documents checked; head {report.head[:16] or '-'}"
+        f"{report.documents} documents checked; {report.seals} seal(s)"
+        + (f" by key {keys}" if keys else "")
+        + f"; head {report.head[:16] or '-'}"
     )
     if not report.ok:
         sys.exit(1)
+
+
+def _verify_bundle(path: Path, key: bytes | None) -> None:
+    from corroborator.evidence.bundle_check import check_bundle
+
+    report = check_bundle(path, key)
+    for problem in report.problems:
+        click.echo(f"FAIL {problem}")
+    status = "OK" if report.ok else f"FAILED ({len(report.problems)} problem(s))"
+    trust = (
+        "the given key"
+        if key
+        else "the bundled key: compare its fingerprint with the one the investigator published"
+    )
+    click.echo(
+        f"{status}: bundle {path}: incident {report.incident_id or '-'}, {report.documents}"
+        f" document(s), ledger entries {report.first}-{report.head}, {report.seals} valid"
+        f" seal(s) by key {report.key_fingerprint[:16] or '-'} ({trust})"
+    )
+    if not report.ok:
+        sys.exit(1)
+
+
+@cli.command()
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Private key file (default: beside the database, or CORROBORATOR_KEY).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing key (old seals keep their key).")
+@click.option(
+    "--export-public",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the public key (PEM) here, to hand to whoever will check.",
+)
+@pass_ctx
+def keygen(c: Context, key_path: Path | None, force: bool, export_public: Path | None) -> None:
+    """Make an Ed25519 signing key for `seal` (private key 0600; public key beside it)."""
+    from corroborator.evidence.keys import default_key_path, generate
+
+    made = generate(key_path or default_key_path(c.db), force, export_public)
+    click.echo(f"private key: {made.private} (mode 600; keep it offline and backed up)")
+    click.echo(f"public key:  {made.public}" + (f", {export_public}" if export_public else ""))
+    click.echo(f"public key (hex): {made.public_hex}")
+    click.echo(f"fingerprint:      {made.fingerprint}")
+
+
+@cli.command()
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Private key file (default: beside the database, or CORROBORATOR_KEY).",
+)
+@pass_ctx
+def seal(c: Context, key_path: Path | None) -> None:
+    """Sign the current ledger head; later entries leave earlier seals intact."""
+    from corroborator.evidence.keys import default_key_path, load_private
+    from corroborator.evidence.seals import seal_head
+
+    key = load_private(key_path or default_key_path(c.db))
+    done = seal_head(c.store, key)
+    click.echo(
+        f"seal {done.seal_no}: ledger entry {done.ledger_seq} (head {done.entry_hash[:16]}) "
+        f"signed at {done.sealed_at} by key {done.key_fingerprint[:16]}"
+    )
+
+
+@cli.command()
+@click.argument("incident_id")
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The sealing key, to sign the bundle (default: as for `seal`).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The zip to write.",
+)
+@pass_ctx
+def bundle(c: Context, incident_id: str, key_path: Path | None, output: Path) -> None:
+    """Write one incident's originals, ledger segment, records and seals as a signed zip."""
+    from corroborator.evidence.bundle import write_bundle
+    from corroborator.evidence.keys import default_key_path, load_private
+
+    key = load_private(key_path or default_key_path(c.db))
+    made = write_bundle(c.store, c.archive_root, incident_id, output, key)
+    click.echo(
+        f"wrote {made.path}: incident {made.incident_id}, {made.documents} document(s),"
+        f" {made.originals} original(s), ledger entries {made.first}-{made.head},"
+        f" {made.seals} seal(s) by key {made.key_fingerprint[:16]}"
+    )
 
 
 @cli.command()

@@ -3,7 +3,8 @@
 CorroboratorError
 ├── InputError        a file or record that cannot be ingested (named in the message)
 ├── StorageError      the database or archive cannot be opened or written
-└── GoldError         a gold file that cannot be scored
+├── GoldError         a gold file that cannot be scored
+└── EvidenceError     a signing key, seal or evidence bundle that cannot be made or read
 """
 
 
@@ -23,4 +24,8 @@ class StorageError(CorroboratorError):
 
 
 class GoldError(CorroboratorError):
+    pass
+
+
+class EvidenceError(CorroboratorError):
     pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from corroborator.evidence.seals import check_seals, stored_seals
 from corroborator.ingest.archive import Archive, sha256_bytes, sha256_file
 from corroborator.ledger import check_chain
 from corroborator.storage.db import Store
@@ -16,6 +17,8 @@ class VerifyReport:
     archive_files: int = 0
     documents: int = 0
     head: str = ""
+    seals: int = 0
+    seal_keys: list[str] = field(default_factory=list)  # fingerprints, in seal order
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -23,10 +26,17 @@ class VerifyReport:
         return not self.problems
 
 
-def verify(store: Store, archive: Archive) -> VerifyReport:
+def verify(store: Store, archive: Archive, public_key: bytes | None = None) -> VerifyReport:
+    """`public_key`, when given, is the key every seal must be signed by."""
     entries = store.ledger()
     report = VerifyReport(entries=len(entries), head=entries[-1].entry_hash if entries else "")
     report.problems.extend(check_chain(entries))
+    seals = stored_seals(store)
+    report.seals = len(seals)
+    report.seal_keys = list(dict.fromkeys(s.key_fingerprint for s in seals))
+    report.problems.extend(check_seals(seals, entries, public_key))
+    if public_key is not None and not seals:
+        report.problems.append("no seals: nothing is signed by the given key (`corroborator seal`)")
     by_seq = {e.seq: e for e in entries}
 
     for af in store.rows("SELECT * FROM archive_files ORDER BY ledger_seq"):

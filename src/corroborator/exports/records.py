@@ -26,13 +26,15 @@ DOCUMENT_FIELDS = (
 )
 
 
+def document_record(row: dict[str, Any], archive_root: Path) -> dict[str, Any]:
+    """The contract record of one `Store.documents()` row."""
+    rec = {k: row.get(k) for k in DOCUMENT_FIELDS}
+    rec["archive_path"] = str(archive_root / row["archive_relpath"])
+    return rec
+
+
 def documents(store: Store, archive_root: Path) -> list[dict[str, Any]]:
-    out = []
-    for d in store.documents():
-        rec = {k: d.get(k) for k in DOCUMENT_FIELDS}
-        rec["archive_path"] = str(archive_root / d["archive_relpath"])
-        out.append(rec)
-    return out
+    return [document_record(d, archive_root) for d in store.documents()]
 
 
 def _records(store: Store, table: str, order: str) -> list[dict[str, Any]]:

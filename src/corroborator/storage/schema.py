@@ -188,4 +188,21 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "0005_seal_seals",
+        [
+            # Signed statements about the ledger head, kept beside the chain rather than in
+            # it (see evidence/seals.py). No foreign key to ledger: a seal must outlive a
+            # ledger row that was deleted, to report it.
+            """CREATE TABLE seals (
+                seal_no INTEGER PRIMARY KEY,
+                ledger_seq INTEGER NOT NULL,
+                entry_hash TEXT NOT NULL,
+                sealed_at TEXT NOT NULL,
+                key_fingerprint TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                signature TEXT NOT NULL
+            )""",
+        ],
+    ),
 ]
