@@ -71,7 +71,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 def ingest(
     c: Context, paths: tuple[str, ...], quiet: bool, no_extract: bool, dask: str | None
 ) -> None:
-    """Archive files or folders (txt, html, json/jsonl, warc), extract and link."""
+    """Archive files or folders (txt, html, json/jsonl, warc, pdf, Telegram exports), extract and link."""
     from tqdm import tqdm
 
     from corroborator.ingest.archive import Archive
@@ -90,6 +90,8 @@ def ingest(
         click.echo(f"already stored: {source} (document {existing})", err=True)
     for rej in report.rejected:
         click.echo(f"rejected: {rej.source_file}: {rej.reason}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     extracted, linked = 0, ""
     if not no_extract:
         from corroborator.process import process
