@@ -38,7 +38,18 @@ def kind_of(path: Path) -> str | None:
     name = path.name.lower()
     if name == "result.json":
         return ".telegram"
-    for suffix in (".pdf", ".warc.gz", ".warc", ".jsonl", ".json", ".html", ".htm", ".txt", ".text", ".md"):
+    for suffix in (
+        ".pdf",
+        ".warc.gz",
+        ".warc",
+        ".jsonl",
+        ".json",
+        ".html",
+        ".htm",
+        ".txt",
+        ".text",
+        ".md",
+    ):
         if name.endswith(suffix):
             return {".htm": ".html", ".text": ".txt", ".md": ".txt"}.get(suffix, suffix)
     return None
@@ -66,9 +77,11 @@ def read_path(path: Path) -> Iterator[Item]:
         raise InputError(str(path), f"unsupported file type; expected one of {', '.join(SUFFIXES)}")
     try:
         size = path.stat().st_size
-        limit = {".txt": DOCUMENT_MAX_BYTES, ".html": DOCUMENT_MAX_BYTES, ".pdf": PDF_MAX_BYTES}.get(
-            kind, CONTAINER_MAX_BYTES
-        )
+        limit = {
+            ".txt": DOCUMENT_MAX_BYTES,
+            ".html": DOCUMENT_MAX_BYTES,
+            ".pdf": PDF_MAX_BYTES,
+        }.get(kind, CONTAINER_MAX_BYTES)
         if size > limit:
             raise InputError(
                 str(path),

@@ -270,7 +270,9 @@ def _resolve(root: Path, name: str, kind: str, mtype: str, role: str) -> MediaRe
     except (OSError, ValueError):
         inside = exists = False
     if not inside:
-        return MediaRef(kind, name, mtype, missing="path points outside the export folder", role=role)
+        return MediaRef(
+            kind, name, mtype, missing="path points outside the export folder", role=role
+        )
     if not exists:
         return MediaRef(kind, name, mtype, missing="file not found in the export folder", role=role)
     return MediaRef(kind, name, mtype, path=path, role=role)
@@ -286,7 +288,11 @@ def _originals(text: str, chats: list[_Chat]) -> dict[tuple[str, str], list[tupl
     for chat in chats:
         for loc in chat.messages:
             msg = loc.value
-            if not isinstance(msg, dict) or msg.get("forwarded_from") or msg.get("type") != "message":
+            if (
+                not isinstance(msg, dict)
+                or msg.get("forwarded_from")
+                or msg.get("type") != "message"
+            ):
                 continue
             body, _ = flatten(msg.get("text"), msg.get("text_entities"))
             if not body.strip():
