@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corroborator import review
+from corroborator.exports import records
 from corroborator.storage.db import Store
 from corroborator.web import queries
 
@@ -45,6 +46,7 @@ class Dossier:
     docs: dict[str, dict[str, Any]]
     history: list[dict[str, Any]]
     hedge_words: list[SourceWords]
+    media: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # by document
 
 
 def words(doc: dict[str, Any], start: int, end: int) -> SourceWords:
@@ -100,6 +102,8 @@ def build(store: Store, incident_id: str) -> Dossier | None:
                     field_sources.setdefault(fname, []).append(words(doc, s["start"], s["end"]))
             for h in di.get("hedges", []):
                 hedge_words.append(words(doc, h["start"], h["end"]))
+    quotes = queries.quotes_for(store, doc_ids)
+    records.add_pages(store, [*inc["mentions"], *quotes])
     ids = [
         incident_id,
         *inc.get("merged_from", []),
@@ -109,8 +113,9 @@ def build(store: Store, incident_id: str) -> Dossier | None:
         inc,
         sorted(groups.values(), key=lambda g: g.original["ledger_seq"]),
         field_sources,
-        queries.quotes_for(store, doc_ids),
+        quotes,
         docs,
         review.history(store, ids),
         hedge_words,
+        store.document_media(doc_ids),
     )
