@@ -222,6 +222,7 @@ def test_dossier_and_show_list_media(cli, ingested: dict[str, Any], db: Path) ->
     sha = hashlib.sha256(photo).hexdigest()
     shown = cli("show", shelling["incident_id"]).output
     assert f"media: photo image/jpeg sha256 {sha} {len(photo)} bytes  phash " in shown
+    assert "forwarded from Kharkiv Watch" in shown
     page = TestClient(create_app(str(db), db.with_suffix(".archive"))).get(
         f"/incidents/{shelling['incident_id']}"
     )

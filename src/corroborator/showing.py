@@ -72,6 +72,7 @@ def render_incident(store: Store, incident_id: str) -> str:
     lines.append("  mentions (source words):")
     add_pages(store, inc["mentions"])
     media = store.document_media(list(docs))
+    forwards = store.document_origins(list(docs))
     for m in inc["mentions"]:
         d = docs.get(m["document_id"], {})
         page = f", page {m['page']}" if m.get("page") else ""
@@ -81,6 +82,9 @@ def render_incident(store: Store, incident_id: str) -> str:
                 f"      sha256 {d['sha256'][:16]}…  ledger #{d['ledger_seq']}  ingested {d['ingested_at']}"
                 + (f"  copy of {d['duplicate_of']}" if d.get("duplicate_of") else "")
             )
+            fw = forwards.pop(m["document_id"], None)
+            if fw:
+                lines.append(f"      forwarded from {fw['origin']}")
             lines += [f"      {media_line(f)}" for f in media.pop(m["document_id"], [])]
     return "\n".join(lines)
 

@@ -96,8 +96,8 @@ def _ingest_file(
         try:
             files = _archive_media(archive, rec)
             with store.transaction():
-                _store_document(store, rec, sha, arch_sha, a_start, a_end)
-                _store_extras(store, path, rec, document_id_for(sha), files)
+                seq = _store_document(store, rec, sha, arch_sha, a_start, a_end)
+                _store_extras(store, path, rec, document_id_for(sha), seq, files)
         except InputError as exc:
             _reject(store, report, Rejection(exc.source, exc.reason), run_id)
             continue
@@ -110,11 +110,11 @@ def _ingest_file(
 
 def _store_document(
     store: Store, rec: RawRecord, sha: str, arch_sha: str, a_start: int | None, a_end: int | None
-) -> None:
+) -> int:
     text, points = normalize(rec.text)
     if not text.strip():
         raise InputError(rec.source_file, "no text after normalisation")
-    store.add_document(
+    return store.add_document(
         {
             "document_id": document_id_for(sha),
             "sha256": sha,
@@ -170,7 +170,7 @@ def _archive_media(archive: Archive, rec: RawRecord) -> list[_MediaFile]:
 
 
 def _store_extras(
-    store: Store, path: Path, rec: RawRecord, doc_id: str, files: list[_MediaFile]
+    store: Store, path: Path, rec: RawRecord, doc_id: str, seq: int, files: list[_MediaFile]
 ) -> None:
     """Reader facts, forward origin and media rows of a document just stored (same transaction)."""
     if rec.reader and rec.facts is not None:
@@ -178,7 +178,6 @@ def _store_extras(
     if rec.forward is not None:
         fw = rec.forward
         store.add_document_origin(doc_id, fw.origin, fw.origin_id, fw.original_sha256)
-    seq = store.document_seq(doc_id)
     for idx, (m, f) in enumerate(zip(rec.media, files, strict=True)):
         if f.sha256:
             store.add_archive_file(

@@ -26,7 +26,6 @@ from corroborator.models import Forward, MediaRef, RawRecord, Rejection
 
 Item = RawRecord | Rejection
 
-EXPORT_FILE = "result.json"
 MAX_TEXT_CHARS = 20 * 1024 * 1024
 _DEC = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
@@ -79,10 +78,6 @@ class _Chat:
         if self.type in _CHANNEL_TYPES:
             return f"channel{self.id}"
         return f"user{self.id}" if self.type in _USER_TYPES else f"chat{self.id}"
-
-
-def is_export(path: Path) -> bool:
-    return path.name.lower() == EXPORT_FILE
 
 
 # ------------------------------------------------------------------ positions

@@ -305,10 +305,6 @@ class Store:
         )
         return {r["document_id"]: r for r in found}
 
-    def document_seq(self, document_id: str) -> int:
-        row = self.one("SELECT ledger_seq FROM documents WHERE document_id = ?", (document_id,))
-        return int(row["ledger_seq"]) if row else 0
-
     def add_document_media(self, document_id: str, idx: int, row: dict[str, Any]) -> None:
         row = dict(row, document_id=document_id, idx=idx)
         self.execute(
