@@ -390,3 +390,39 @@ def test_reader_raises_only_input_errors(tmp_path: Path, value: Any, cut: int, r
                 assert isinstance(item, RawRecord | Rejection)
         except InputError:
             pass
+
+
+def test_channels_exported_apart_link_incrementally(cli, db: Path, tmp_path: Path) -> None:
+    """Each channel exported on its own, ingested one after the other: the forward has no
+    original in its export, yet copy detection and the shared photograph still make the
+    shelling one source, through incremental linking."""
+    import shutil
+
+    full = tmp_path / "full"
+    full.mkdir()
+    write_export(full)
+    chats = json.loads((full / "result.json").read_text(encoding="utf-8"))["chats"]["list"]
+    for n, chat in enumerate(chats):
+        folder = tmp_path / f"export{n}"
+        folder.mkdir()
+        for sub in ("photos", "video_files"):
+            shutil.copytree(full / sub, folder / sub)
+        (folder / "result.json").write_text(
+            json.dumps(chat, ensure_ascii=False, indent=1), encoding="utf-8"
+        )
+    first = cli("ingest", "--quiet", str(tmp_path / "export1"))  # Kharkiv Watch
+    assert first.exit_code == 0, first.output
+    second = cli("ingest", "--quiet", str(tmp_path / "export0"))  # Frontline Dispatch
+    assert second.exit_code == 0, second.output
+    assert "linked (incremental)" in second.output
+    store = open_store(str(db))
+    docs = {d["source_file"]: d for d in store.documents(with_text=False)}
+    assert docs["Frontline Dispatch/7"]["duplicate_of"] == docs["Kharkiv Watch/41"]["document_id"]
+    origin = store.document_origins([docs["Frontline Dispatch/7"]["document_id"]])
+    assert next(iter(origin.values()))["original_id"] is None  # not in its own export
+    (shelling,) = [
+        i
+        for i in _incidents(store)
+        if any(m["source_file"] == "Frontline Dispatch/8" for m in i["mentions"])
+    ]
+    assert shelling["corroboration"]["independent_sources"] == 1
