@@ -83,6 +83,10 @@ def test_dossier_and_show_cite_pages(cli, report: dict[str, Any], db: Path) -> N
         f"/incidents/{inc['incident_id']}"
     )
     assert page.status_code == 200 and "· page 4" in page.text
+    doc_page = TestClient(create_app(str(db), db.with_suffix(".archive"))).get(
+        f"/documents/{report['doc']['document_id']}"
+    )
+    assert "PDF, 4 page(s) · no text layer on page(s) 3" in doc_page.text
     csv_out = cli("export", "--what", "quotes", "--format", "csv").output
     assert csv_out.splitlines()[0].endswith(",page")
 

@@ -228,6 +228,18 @@ def test_dossier_and_show_list_media(cli, ingested: dict[str, Any], db: Path) ->
     )
     assert page.status_code == 200
     assert sha in page.text and "perceptual hash" in page.text and "image/jpeg" in page.text
+    forward = ingested["docs"]["Frontline Dispatch/7"]["document_id"]
+    doc_page = TestClient(create_app(str(db), db.with_suffix(".archive"))).get(
+        f"/documents/{forward}"
+    )
+    assert (
+        "Forwarded from Kharkiv Watch" in doc_page.text and "the original message" in doc_page.text
+    )
+    edited = ingested["docs"]["Kharkiv Watch/41"]["document_id"]
+    doc_page = TestClient(create_app(str(db), db.with_suffix(".archive"))).get(
+        f"/documents/{edited}"
+    )
+    assert "Edited 2024-03-14T09:30:00" in doc_page.text and sha in doc_page.text
 
 
 def test_single_chat_export_with_username_links_to_t_me(cli, db: Path, tmp_path: Path) -> None:
@@ -426,3 +438,33 @@ def test_channels_exported_apart_link_incrementally(cli, db: Path, tmp_path: Pat
         if any(m["source_file"] == "Frontline Dispatch/8" for m in i["mentions"])
     ]
     assert shelling["corroboration"]["independent_sources"] == 1
+
+
+def test_hostile_names_are_escaped(cli, db: Path, tmp_path: Path) -> None:
+    root = tmp_path / "evil"
+    root.mkdir()
+    msg = {
+        "id": 1,
+        "type": "message",
+        "date": "2024-05-01T10:00:00",
+        "forwarded_from": "<img src=x onerror=alert(2)>",
+        "file": "<b>clip</b>.mp4",
+        "media_type": "<i>video_file</i>",
+        "text": [{"type": "bold", "text": "<script>alert(1)</script> shelling reported"}],
+    }
+    chat = {
+        "name": "<script>alert(3)</script>",
+        "type": "public_channel",
+        "id": 5,
+        "messages": [msg],
+    }
+    (root / "result.json").write_text(json.dumps(chat), encoding="utf-8")
+    assert cli("ingest", "--quiet", "--no-extract", str(root)).exit_code == 0
+    (doc,) = open_store(str(db)).documents(with_text=False)
+    page = TestClient(create_app(str(db), db.with_suffix(".archive"))).get(
+        f"/documents/{doc['document_id']}"
+    )
+    assert page.status_code == 200
+    for raw in ("<script>alert", "<img src=x", "<b>clip", "<i>video"):
+        assert raw not in page.text
+    assert "&lt;img src=x onerror=alert(2)&gt;" in page.text
