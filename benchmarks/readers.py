@@ -10,10 +10,12 @@ builders (`tests/telegram_export.py`, `tests/pdf_report.py`).
 from __future__ import annotations
 
 import json
+import random
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -111,12 +113,72 @@ def bench_pdf(tmp: Path, pages: int) -> None:
     store.close()
 
 
+def _scene(seed: int) -> object:
+    """A random picture: sky, ground, buildings, a smoke plume, noise."""
+    from PIL import Image, ImageDraw, ImageFilter
+
+    rng = random.Random(seed)
+    img = Image.new("RGB", (480, 360), tuple(rng.randrange(256) for _ in range(3)))
+    draw = ImageDraw.Draw(img)
+    horizon = rng.randrange(120, 260)
+    draw.rectangle([0, horizon, 480, 360], fill=tuple(rng.randrange(256) for _ in range(3)))
+    for _ in range(rng.randrange(3, 9)):
+        x, w, h = rng.randrange(480), rng.randrange(20, 90), rng.randrange(30, 200)
+        draw.rectangle(
+            [x, horizon - h, x + w, horizon], fill=tuple(rng.randrange(256) for _ in range(3))
+        )
+    cx, cy, r = rng.randrange(480), rng.randrange(horizon), rng.randrange(20, 80)
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(rng.randrange(60),) * 3)
+    return img.filter(ImageFilter.GaussianBlur(1))
+
+
+def bench_phash(pictures: int = 40) -> None:
+    """Distances between a picture and its re-encodes (other size, JPEG quality, light crop)
+    against distances between different pictures: where MAX_DISTANCE sits between them."""
+    import io
+
+    from corroborator.ingest.media import MAX_DISTANCE, distance, perceptual_hash
+
+    def jpeg(img: Any, quality: int) -> bytes:
+        out = io.BytesIO()
+        img.save(out, "JPEG", quality=quality)
+        return out.getvalue()
+
+    variants = {"re-encoded/resized": ((75, 1.0, 0), (50, 0.6, 0), (30, 0.5, 0))}
+    variants["cropped 6 px a side"] = ((85, 1.0, 6),)
+    found: dict[str, list[int]] = {name: [] for name in variants}
+    hashes = []
+    for seed in range(pictures):
+        img: Any = _scene(seed)
+        base = perceptual_hash(jpeg(img, 92))
+        assert base
+        hashes.append(base)
+        for name, todo in variants.items():
+            for quality, scale, crop in todo:
+                w, h = img.size
+                copy = img.crop((crop, crop, w - crop, h - crop))
+                copy = copy.resize((int(copy.width * scale), int(copy.height * scale)))
+                other = perceptual_hash(jpeg(copy, quality))
+                assert other
+                found[name].append(distance(base, other))
+    for name, dists in found.items():
+        within = sum(d <= MAX_DISTANCE for d in dists) / len(dists)
+        print(f"phash {name:<20} max {max(dists):>2} bits, {within:6.1%} within {MAX_DISTANCE}")
+    different = [distance(a, b) for i, a in enumerate(hashes) for b in hashes[i + 1 :]]
+    false = sum(d <= MAX_DISTANCE for d in different) / len(different)
+    print(
+        f"phash {'different pictures':<20} min {min(different):>2} bits, {false:6.2%} within"
+        f" {MAX_DISTANCE} ({len(different)} pairs)"
+    )
+
+
 def main() -> None:
     messages = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     pages = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     with tempfile.TemporaryDirectory() as tmp:
         bench_telegram(Path(tmp), messages)
         bench_pdf(Path(tmp), pages)
+    bench_phash()
 
 
 if __name__ == "__main__":
