@@ -10,6 +10,7 @@ without a text layer (scans) are named in a warning, never silently empty.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import io
 import logging
 import re
@@ -60,7 +61,13 @@ def _published(meta: Any) -> str | None:
     m = _PDF_DATE.match(str(raw)) if raw else None
     if not m:
         return None
-    return "-".join(p for p in m.groups() if p)
+    parts = [p for p in m.groups() if p]
+    nums = [int(p) for p in parts] + [1] * (3 - len(parts))
+    try:
+        dt.date(*nums)
+    except ValueError:
+        return None  # a creation date no calendar has: better none than a wrong one
+    return "-".join(parts)
 
 
 def pdf_records(name: str, data: bytes, container: str) -> Iterator[Item]:
@@ -75,6 +82,7 @@ def pdf_records(name: str, data: bytes, container: str) -> Iterator[Item]:
         raw_pages = list(reader.pages)
         meta = reader.metadata
         title = (meta.title or None) if meta else None
+        published = _published(meta)
     except InputError:
         raise
     except Exception as exc:  # pypdf raises many types on broken files
@@ -114,7 +122,7 @@ def pdf_records(name: str, data: bytes, container: str) -> Iterator[Item]:
         text=body,
         container_path=container,
         title=str(title) if title else None,
-        published=_published(meta),
+        published=published,
         media_type="application/pdf",
         reader="pdf",
         facts={"pages": len(texts), "page_starts": starts, "no_text_pages": empty},

@@ -7,6 +7,7 @@ names them: a killed run leaves whole documents or nothing, and a rerun complete
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -163,7 +164,8 @@ def _archive_media(archive: Archive, rec: RawRecord) -> list[_MediaFile]:
         except OSError as exc:
             out.append(_MediaFile(missing=f"cannot read: {exc.strerror or exc}"))
             continue
-        digest, rel = archive.put(data, Path(m.name).suffix.lower()[:10])
+        suffix = re.sub(r"[^a-z0-9.]", "", Path(m.name).suffix.lower())[:10]
+        digest, rel = archive.put(data, suffix)
         phash = media_files.perceptual_hash(data) if m.media_type.startswith("image/") else None
         out.append(_MediaFile(digest, rel, len(data), phash))
     return out
