@@ -32,6 +32,7 @@ _WS = re.compile(r"[ \t\n\r]*")
 # Telegram writes control characters as \xHH, which JSON does not allow
 _BAD_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})")
 _CHAT_LISTS = ("chats", "left_chats")
+_USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
 _CHANNEL_TYPES = {"public_channel", "private_channel", "public_supergroup", "private_supergroup"}
 _USER_TYPES = {"personal_chat", "bot_chat", "saved_messages", "replies"}
 _MEDIA_FIELDS = (("photo", "photo"), ("file", "file"), ("thumbnail", "thumbnail"))
@@ -167,6 +168,8 @@ def _chats(name: str, top: dict[str, Any]) -> list[_Chat]:
         chat_id = str(c.get("id") or n)
         label = c.get("name") if isinstance(c.get("name"), str) and c.get("name") else None
         username = c.get("username") if isinstance(c.get("username"), str) else None
+        if username and not _USERNAME.fullmatch(username.lstrip("@")):
+            username = None  # only a real Telegram username makes a t.me link
         chats.append(
             _Chat(
                 name=label or (kind.replace("_", " ") or "chat") + f" {chat_id}",
@@ -362,6 +365,8 @@ def _record(
     msg_id = msg.get("id")
     if not isinstance(msg_id, int | str) or isinstance(msg_id, bool) or str(msg_id) == "":
         return Rejection(f"{chat.name}/#{n}", "message has no id")
+    if not str(msg_id).isdigit():
+        return Rejection(f"{chat.name}/#{n}", f"message id {str(msg_id)[:40]!r} is not a number")
     source = f"{chat.name}/{msg_id}"
     body, entities = flatten(msg.get("text"), msg.get("text_entities"))
     if len(body) > MAX_TEXT_CHARS:
