@@ -174,7 +174,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
             "malformed JSON",
         ),
         "badwarc": ("bad.warc", b"WARC/1.0\r\nthis is not a warc\r\n", "WARC"),
-        "unknown": ("data.pdf", b"%PDF-1.4", "unsupported file type"),
+        "unknown": ("data.docx", b"PK\x03\x04", "unsupported file type"),
+        "badpdf": ("data.pdf", b"%PDF-1.4", "malformed PDF"),
     }
     out = {}
     for key, (name, data, reason) in files.items():

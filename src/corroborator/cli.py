@@ -86,7 +86,8 @@ def ingest(
     dask: str | None,
     jobs: int | None,
 ) -> None:
-    """Archive files or folders (txt, html, json/jsonl, warc), extract and link."""
+    """Archive files or folders (txt, html, json/jsonl, warc, pdf, Telegram exports);
+    extract and link."""
     from tqdm import tqdm
 
     from corroborator.ingest.archive import Archive
@@ -101,19 +102,26 @@ def ingest(
         report = ingest_paths(store, archive, paths, on_file=lambda _p: bar.update(1))
     finally:
         bar.close()
-    _finish_ingest(store, report, quiet, no_extract, dask)
+    _finish_ingest(store, report, quiet, no_extract, dask, jobs)
     if report.rejected:
         sys.exit(1)
 
 
 def _finish_ingest(
-    store: Store, report: IngestReport, quiet: bool, no_extract: bool, dask: str | None
+    store: Store,
+    report: IngestReport,
+    quiet: bool,
+    no_extract: bool,
+    dask: str | None,
+    jobs: int | None = None,
 ) -> None:
     """Name duplicates and rejections, extract and link what is new, print the tally."""
     for source, existing in report.duplicates:
         click.echo(f"already stored: {source} (document {existing})", err=True)
     for rej in report.rejected:
         click.echo(f"rejected: {rej.source_file}: {rej.reason}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     extracted, linked = 0, ""
     if not no_extract:
         from corroborator.process import process

@@ -8,6 +8,7 @@ must be able to see the exact source words behind every field.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 ENTITY_KINDS = ("person", "armed_group", "organization", "place", "outlet")
@@ -77,6 +78,32 @@ class ValueSpan(Span):
 
 
 @dataclass(frozen=True)
+class MediaRef:
+    """A file a record points at (a Telegram photo, video, thumbnail), or why it is absent.
+
+    `path` is the resolved file inside the export; `missing` says why there is none
+    ("File not included...", not found, outside the export folder).
+    """
+
+    kind: str  # photo | file | thumbnail
+    name: str  # as the input names it
+    media_type: str  # MIME type
+    path: Path | None = None
+    missing: str | None = None
+    role: str = ""  # what the input calls it: video_file, sticker, voice_message, ...
+
+
+@dataclass(frozen=True)
+class Forward:
+    """Where a forwarded message came from; `original_sha256` names the original
+    message's record when the same input holds it."""
+
+    origin: str
+    origin_id: str | None = None
+    original_sha256: str | None = None
+
+
+@dataclass(frozen=True)
 class RawRecord:
     """One document as read from an input file, before normalisation and storage.
 
@@ -95,6 +122,11 @@ class RawRecord:
     language: str | None = None
     record_id: str | None = None
     media_type: str = "text/plain"
+    reader: str | None = None  # telegram | pdf: `facts` are that reader's own fields
+    facts: dict[str, Any] | None = None  # JSON; any offsets refer to `text`
+    media: tuple[MediaRef, ...] = ()
+    forward: Forward | None = None
+    warnings: tuple[str, ...] = ()  # stored, but something is missing (a scanned page)
 
 
 @dataclass(frozen=True)

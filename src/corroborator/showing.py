@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from corroborator.errors import CorroboratorError
+from corroborator.exports.records import add_pages
 from corroborator.storage.db import Store
 from corroborator.storage.queries import get_incident
 
@@ -69,12 +70,29 @@ def render_incident(store: Store, incident_id: str) -> str:
             lines.append(f"    {c['field']}: {vals}")
     lines.append("")
     lines.append("  mentions (source words):")
+    add_pages(store, inc["mentions"])
+    media = store.document_media(list(docs))
+    forwards = store.document_origins(list(docs))
     for m in inc["mentions"]:
         d = docs.get(m["document_id"], {})
-        lines.append(f'    [{m["source_file"]} {m["start"]}-{m["end"]}] "{m["text"]}"')
+        page = f", page {m['page']}" if m.get("page") else ""
+        lines.append(f'    [{m["source_file"]} {m["start"]}-{m["end"]}{page}] "{m["text"]}"')
         if d:
             lines.append(
                 f"      sha256 {d['sha256'][:16]}…  ledger #{d['ledger_seq']}  ingested {d['ingested_at']}"
                 + (f"  copy of {d['duplicate_of']}" if d.get("duplicate_of") else "")
             )
+            fw = forwards.pop(m["document_id"], None)
+            if fw:
+                lines.append(f"      forwarded from {fw['origin']}")
+            lines += [f"      {media_line(f)}" for f in media.pop(m["document_id"], [])]
     return "\n".join(lines)
+
+
+def media_line(f: dict[str, Any]) -> str:
+    """One media file of a message: type, hashes, or why it is not archived."""
+    kind = f["kind"] + (f" ({f['role']})" if f.get("role") else "")
+    if not f.get("sha256"):
+        return f"media: {kind} {f['media_type']} not archived: {f['missing']}"
+    phash = f"  phash {f['phash']}" if f.get("phash") else ""
+    return f"media: {kind} {f['media_type']} sha256 {f['sha256']} {f['size_bytes']} bytes{phash}"

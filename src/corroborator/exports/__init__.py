@@ -46,7 +46,7 @@ def geojson(incidents: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write_csv(rows: list[dict[str, Any]], out: TextIO, fields: list[str] | None = None) -> None:
-    fields = fields or (list(rows[0]) if rows else [])
+    fields = fields or list(dict.fromkeys(k for r in rows for k in r))  # `page` on some rows
     writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
     writer.writeheader()
     for r in rows:

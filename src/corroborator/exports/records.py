@@ -44,7 +44,9 @@ def _records(store: Store, table: str, order: str) -> list[dict[str, Any]]:
 
 
 def quotes(store: Store) -> list[dict[str, Any]]:
-    return _records(store, "quotes", "document_id, start_char")
+    found = _records(store, "quotes", "document_id, start_char")
+    add_pages(store, found)
+    return found
 
 
 def entities(store: Store) -> list[dict[str, Any]]:
@@ -52,7 +54,20 @@ def entities(store: Store) -> list[dict[str, Any]]:
 
 
 def incidents(store: Store) -> list[dict[str, Any]]:
-    return _records(store, "incidents", "score DESC, independent_sources DESC, incident_id")
+    found = _records(store, "incidents", "score DESC, independent_sources DESC, incident_id")
+    add_pages(store, [m for inc in found for m in inc["mentions"]])
+    return found
+
+
+def add_pages(store: Store, spans: list[dict[str, Any]]) -> None:
+    """`page` (1-based) on each {document_id, start} span whose document is a PDF."""
+    from corroborator.ingest.pdf import page_of
+
+    facts = store.document_facts(sorted({s["document_id"] for s in spans}))
+    for span in spans:
+        page = page_of(facts.get(span["document_id"], {}), span["start"])
+        if page is not None:
+            span["page"] = page
 
 
 def all_records(store: Store, archive_root: Path) -> dict[str, list[dict[str, Any]]]:

@@ -86,3 +86,16 @@ def to_original(offset: int, points: list[tuple[int, int]]) -> int:
         return offset
     w, o = points[k]
     return o + (offset - w)
+
+
+def to_working(offset: int, points: list[tuple[int, int]]) -> int:
+    """Map a decoded-original offset to the working text (inside dropped characters: the
+    working offset where they were)."""
+    if not points:
+        return offset
+    k = bisect.bisect_right([o for _, o in points], offset) - 1
+    if k < 0:
+        return offset
+    w, o = points[k]
+    out = w + (offset - o)
+    return min(out, points[k + 1][0]) if k + 1 < len(points) else out

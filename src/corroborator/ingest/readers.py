@@ -16,14 +16,40 @@ from corroborator.models import RawRecord, Rejection
 
 DOCUMENT_MAX_BYTES = 20 * 1024 * 1024  # one article; anything bigger is a dump to split
 CONTAINER_MAX_BYTES = 2 * 1024 * 1024 * 1024  # JSONL/WARC collections
-SUFFIXES = (".txt", ".text", ".md", ".html", ".htm", ".json", ".jsonl", ".warc", ".warc.gz")
+PDF_MAX_BYTES = 512 * 1024 * 1024  # scanned annexes make reports large
+SUFFIXES = (
+    ".txt",
+    ".text",
+    ".md",
+    ".html",
+    ".htm",
+    ".json",
+    ".jsonl",
+    ".warc",
+    ".warc.gz",
+    ".pdf",
+    "result.json (Telegram export)",
+)
 
 Item = RawRecord | Rejection
 
 
 def kind_of(path: Path) -> str | None:
     name = path.name.lower()
-    for suffix in (".warc.gz", ".warc", ".jsonl", ".json", ".html", ".htm", ".txt", ".text", ".md"):
+    if name == "result.json":
+        return ".telegram"
+    for suffix in (
+        ".pdf",
+        ".warc.gz",
+        ".warc",
+        ".jsonl",
+        ".json",
+        ".html",
+        ".htm",
+        ".txt",
+        ".text",
+        ".md",
+    ):
         if name.endswith(suffix):
             return {".htm": ".html", ".text": ".txt", ".md": ".txt"}.get(suffix, suffix)
     return None
@@ -51,7 +77,11 @@ def read_path(path: Path) -> Iterator[Item]:
         raise InputError(str(path), f"unsupported file type; expected one of {', '.join(SUFFIXES)}")
     try:
         size = path.stat().st_size
-        limit = DOCUMENT_MAX_BYTES if kind in (".txt", ".html") else CONTAINER_MAX_BYTES
+        limit = {
+            ".txt": DOCUMENT_MAX_BYTES,
+            ".html": DOCUMENT_MAX_BYTES,
+            ".pdf": PDF_MAX_BYTES,
+        }.get(kind, CONTAINER_MAX_BYTES)
         if size > limit:
             raise InputError(
                 str(path),
@@ -70,6 +100,14 @@ def read_path(path: Path) -> Iterator[Item]:
         yield html_record(name, data, text, container)
     elif kind in (".json", ".jsonl"):
         yield from json_records(name, data, container)
+    elif kind == ".telegram":
+        from corroborator.ingest.telegram import telegram_records
+
+        yield from telegram_records(path, data, container)
+    elif kind == ".pdf":
+        from corroborator.ingest.pdf import pdf_records
+
+        yield from pdf_records(name, data, container)
     else:
         from corroborator.ingest.warc import warc_records
 
@@ -206,11 +244,19 @@ def _opt(value: object) -> str | None:
 
 
 def walk(paths: list[str]) -> Iterator[Path | Rejection]:
-    """Files under the given paths (folders recurse, sorted for a stable order)."""
+    """Files under the given paths (folders recurse, sorted for a stable order).
+
+    A folder holding `result.json` is a Telegram export: that file stands for the folder
+    (its media are read through it), so photos are not offered as inputs of their own.
+    """
     for p in paths:
         path = Path(p)
         if path.is_dir():
             for root, dirs, files in os.walk(path):
+                if "result.json" in files:
+                    dirs.clear()
+                    yield Path(root) / "result.json"
+                    continue
                 dirs.sort()
                 for f in sorted(files):
                     if not f.startswith("."):

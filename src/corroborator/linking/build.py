@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from corroborator.linking import copies, corroboration, names, state, stories
+from corroborator.linking import copies, corroboration, declared, names, state, stories
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.storage.db import Store
@@ -71,6 +71,7 @@ def relink(store: Store, new_ids: list[str] | None = None) -> Links:
 
 def _relink_all(store: Store) -> Links:
     docs = store.documents()
+    declared.annotate(store, docs)
     extractions = store.extractions()
     sigs = _signatures(store, docs)
     links = Links()
@@ -117,13 +118,19 @@ def find_copies(docs: list[dict[str, Any]], sigs: dict[str, bytes]) -> dict[str,
     texts = {d["document_id"]: d["text"] for d in docs}
     out: dict[str, tuple[str, float]] = {}
     for d in docs:  # ledger order: the earlier document is the original
-        found = copies.find_original(
-            d["document_id"], d["text"], sigs[d["document_id"]], index, texts
+        doc_id = d["document_id"]
+        forward_of = d.get("forward_of")  # a forward repeats its original, whichever came first
+        found = (
+            (forward_of, 1.0)
+            if forward_of
+            else copies.find_original(doc_id, d["text"], sigs[doc_id], index, texts)
         )
         if found:
             orig, share = found
-            out[d["document_id"]] = (out.get(orig, (orig, 1.0))[0], share)
-        index.add(d["document_id"], sigs[d["document_id"]], d["text"])
+            root = out.get(orig, (orig, 1.0))[0]
+            if root != doc_id:
+                out[doc_id] = (root, share)
+        index.add(doc_id, sigs[doc_id], d["text"])
     return out
 
 
@@ -298,6 +305,8 @@ def incident_items(
                 published=d["published"],
                 source_file=d["source_file"],
                 seq=d["ledger_seq"],
+                media=tuple(d.get("media_origins", ())),
+                source_outlet=d.get("source_outlet"),
             )
             items.append((item, inc))
     return items

@@ -74,20 +74,60 @@ def source_keys(cluster: Cluster) -> list[str]:
     A report citing origins counts as those origins (two outlets relaying one video are one
     source: names are compared by `copies.origin_key`, so "Security Service of Ukraine" and
     "Ukrainian Security Service" are one); a report citing none is its outlet's own
-    reporting (one outlet once). Returns the names as cited, for people to read.
+    reporting (one outlet once; a forward counts under the channel it repeats). Reports
+    carrying the same photograph or video are one source (`_same_material`). Returns the
+    names as cited, for people to read.
     """
     origins_by_root: dict[str, set[str]] = {}
     for item in cluster:
         origins_by_root.setdefault(item.root, set()).update(item.origins)
     labels: dict[str, str] = {}  # origin key -> the name as first cited
-    for item in originals(cluster):
-        cited = origins_by_root[item.root]
+    for group in _same_material(originals(cluster), cluster, origins_by_root):
+        cited = set().union(*(origins_by_root[item.root] for item in group))
         for name in sorted(cited):
             labels.setdefault(origin_key(name), name)
         if not cited:
-            key = f"outlet:{item.outlet.lower()}" if item.outlet else f"document:{item.root}"
+            key = _outlet_key(group[0])
             labels.setdefault(key, key)
     return sorted(labels.values())
+
+
+def _outlet_key(item: IncidentItem) -> str:
+    outlet = item.source_outlet or item.outlet
+    return f"outlet:{outlet.lower()}" if outlet else f"document:{item.root}"
+
+
+def _same_material(
+    docs: list[IncidentItem], cluster: Cluster, origins_by_root: dict[str, set[str]]
+) -> list[list[IncidentItem]]:
+    """Original reports grouped when they carry one picture or video, or (citing nothing)
+    come from one outlet: each group is one source. Without media every report is its own
+    group, so counting is exactly as before media were known."""
+    media_by_root: dict[str, set[str]] = {}
+    for item in cluster:
+        media_by_root.setdefault(item.root, set()).update(item.media)
+    parent = list(range(len(docs)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[str, int] = {}
+    for i, item in enumerate(docs):
+        keys = {f"media:{m}" for m in media_by_root.get(item.root, ())}
+        if not origins_by_root[item.root]:
+            keys.add(_outlet_key(item))
+        for key in sorted(keys):
+            if key in first:
+                parent[find(i)] = find(first[key])
+            else:
+                first[key] = i
+    groups: dict[int, list[IncidentItem]] = {}
+    for i, item in enumerate(docs):
+        groups.setdefault(find(i), []).append(item)
+    return list(groups.values())
 
 
 def corroboration(cluster: Cluster) -> Corroboration:

@@ -87,6 +87,8 @@ class IncidentItem:
     published: str | None = None
     source_file: str = ""
     seq: int | None = None
+    media: tuple[str, ...] = ()  # pictures and videos it carries (`ingest.media` origins)
+    source_outlet: str | None = None  # the channel a forward repeats
 
     @property
     def key(self) -> str:

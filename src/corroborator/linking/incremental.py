@@ -15,7 +15,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from corroborator.linking import build, copies, names, state, stories
+from corroborator.linking import build, copies, declared, names, state, stories
 from corroborator.linking import incidents as incident_links
 from corroborator.linking.build import Links
 from corroborator.storage.db import Store
@@ -27,6 +27,7 @@ def link_new(store: Store, new_ids: list[str]) -> Links:
     links = Links()
     n_docs = int(state.meta(store)["n_docs"])
     docs = store.documents(new_ids)
+    declared.annotate(store, docs)
     extractions = store.extractions(new_ids)
     with store.transaction():
         for d in docs:
@@ -93,9 +94,16 @@ def _copy_of(store: Store, d: dict[str, Any]) -> tuple[str, float] | None:
     rows = [(k, doc_id, d["ledger_seq"]) for k in bands]
     rows += [(k, doc_id, d["ledger_seq"]) for k in sents if per_key[k] <= copies.MAX_POSTINGS]
     store.executemany("INSERT INTO copy_keys (key, document_id, seq) VALUES (?,?,?)", rows)
+    if d.get("forward_of"):  # a forward repeats its original, whichever came first
+        row = store.one(
+            "SELECT duplicate_of FROM documents WHERE document_id = ?", (d["forward_of"],)
+        )
+        best = (d["forward_of"], 1.0)
+        originals[best[0]] = row["duplicate_of"] if row else None
     if best is None:
         return None
-    return (originals.get(best[0]) or best[0], best[1])
+    root = originals.get(best[0]) or best[0]
+    return None if root == doc_id else (root, best[1])
 
 
 # ------------------------------------------------------------------ entities

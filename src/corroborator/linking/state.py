@@ -127,6 +127,8 @@ def item_json(item: incident_links.IncidentItem, raw: dict[str, Any]) -> str:
             "published": item.published,
             "source_file": item.source_file,
             "seq": item.seq,
+            "media": list(item.media),
+            "source_outlet": item.source_outlet,
         },
         ensure_ascii=False,
     )
@@ -136,6 +138,7 @@ def item_from_json(payload: str) -> tuple[incident_links.IncidentItem, dict[str,
     d = json.loads(payload)
     raw = d.pop("incident")
     d["origins"] = tuple(d["origins"])
+    d["media"] = tuple(d.get("media", ()))
     return incident_links.IncidentItem(incident=incident_from_dict(raw), **d), raw
 
 

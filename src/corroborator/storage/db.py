@@ -266,6 +266,81 @@ class Store:
             params = list(ids)
         return {r["document_id"]: json.loads(r["payload"]) for r in self.rows(sql, params)}
 
+    # -- reader facts, forwards and media (migration 0004) ---------------------------
+    def add_document_facts(self, document_id: str, reader: str, facts: dict[str, Any]) -> None:
+        self.execute(
+            "INSERT INTO document_facts (document_id, reader, payload) VALUES (?,?,?)",
+            (document_id, reader, json.dumps(facts, ensure_ascii=False)),
+        )
+
+    def document_facts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Reader facts by document ({"reader": ..., **facts}); documents without none."""
+        if not ids:
+            return {}
+        found = self.rows(
+            "SELECT document_id, reader, payload FROM document_facts"
+            f" WHERE document_id IN ({', '.join('?' for _ in ids)})",
+            list(ids),
+        )
+        return {r["document_id"]: dict(json.loads(r["payload"]), reader=r["reader"]) for r in found}
+
+    def add_document_origin(
+        self, document_id: str, origin: str, origin_id: str | None, original_sha256: str | None
+    ) -> None:
+        self.execute(
+            "INSERT INTO document_origins (document_id, origin, origin_id, original_sha256)"
+            " VALUES (?,?,?,?)",
+            (document_id, origin, origin_id, original_sha256),
+        )
+
+    def document_origins(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Forward origins by document, with the stored original's id (`original_id`) if any."""
+        if not ids:
+            return {}
+        found = self.rows(
+            "SELECT o.document_id, o.origin, o.origin_id, d.document_id AS original_id"
+            " FROM document_origins o LEFT JOIN documents d ON d.sha256 = o.original_sha256"
+            f" WHERE o.document_id IN ({', '.join('?' for _ in ids)})",
+            list(ids),
+        )
+        return {r["document_id"]: r for r in found}
+
+    def add_document_media(self, document_id: str, idx: int, row: dict[str, Any]) -> None:
+        row = dict(row, document_id=document_id, idx=idx)
+        self.execute(
+            f"INSERT INTO document_media ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+            list(row.values()),
+        )
+
+    def document_media(self, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        if not ids:
+            return {}
+        out: dict[str, list[dict[str, Any]]] = {}
+        for r in self.rows(
+            "SELECT m.*, a.relpath FROM document_media m"
+            " LEFT JOIN archive_files a ON a.sha256 = m.sha256"
+            f" WHERE m.document_id IN ({', '.join('?' for _ in ids)}) ORDER BY m.document_id, m.idx",
+            list(ids),
+        ):
+            out.setdefault(r["document_id"], []).append(r)
+        return out
+
+    def add_media_keys(self, keys: Sequence[str], phash: str, origin: str, seq: int) -> None:
+        self.executemany(
+            "INSERT INTO media_keys (key, phash, media_origin, seq) VALUES (?,?,?,?)",
+            [(k, phash, origin, seq) for k in keys],
+        )
+
+    def media_near(self, keys: Sequence[str]) -> list[dict[str, Any]]:
+        """Stored images sharing a pHash band with the given keys (candidates only)."""
+        if not keys:
+            return []
+        return self.rows(
+            "SELECT DISTINCT phash, media_origin, seq FROM media_keys"
+            f" WHERE key IN ({', '.join('?' for _ in keys)})",
+            list(keys),
+        )
+
 
 def open_store(url: str | None = None) -> Store:
     """Open (and migrate) the database named by `url`, CORROBORATOR_DB, or ./corroborator.db."""

@@ -205,4 +205,48 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             )""",
         ],
     ),
+    (
+        "0006_telegram_media",
+        [
+            # Reader facts beside a document (Telegram message fields and text entities,
+            # PDF page starts); offsets refer to the document's working text.
+            """CREATE TABLE document_facts (
+                document_id TEXT PRIMARY KEY REFERENCES documents(document_id),
+                reader TEXT NOT NULL,
+                payload TEXT NOT NULL
+            )""",
+            # A forward and the message it repeats count as one source.
+            """CREATE TABLE document_origins (
+                document_id TEXT PRIMARY KEY REFERENCES documents(document_id),
+                origin TEXT NOT NULL,
+                origin_id TEXT,
+                original_sha256 TEXT
+            )""",
+            "CREATE INDEX document_origins_original ON document_origins(original_sha256)",
+            # Media files a document carries, archived byte for byte (or why they are absent).
+            """CREATE TABLE document_media (
+                document_id TEXT NOT NULL REFERENCES documents(document_id),
+                idx INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                name TEXT NOT NULL,
+                role TEXT NOT NULL,
+                media_type TEXT NOT NULL,
+                sha256 TEXT REFERENCES archive_files(sha256),
+                size_bytes BIGINT,
+                phash TEXT,
+                media_origin TEXT,
+                missing TEXT,
+                PRIMARY KEY (document_id, idx)
+            )""",
+            "CREATE INDEX document_media_sha ON document_media(sha256)",
+            # pHash bands: two hashes within MAX_DISTANCE bits share at least one band.
+            """CREATE TABLE media_keys (
+                key TEXT NOT NULL,
+                phash TEXT NOT NULL,
+                media_origin TEXT NOT NULL,
+                seq INTEGER NOT NULL
+            )""",
+            "CREATE INDEX media_keys_key ON media_keys(key)",
+        ],
+    ),
 ]

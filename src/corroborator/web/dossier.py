@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corroborator import eval_grounding, review
+from corroborator.exports import records
 from corroborator.storage.db import Store
 from corroborator.web import queries
 
@@ -47,6 +48,7 @@ class Dossier:
     docs: dict[str, dict[str, Any]]
     history: list[dict[str, Any]]
     hedge_words: list[SourceWords]
+    media: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # by document
 
 
 def words(doc: dict[str, Any], start: int, end: int) -> SourceWords:
@@ -93,6 +95,8 @@ def build(store: Store, incident_id: str) -> Dossier | None:
                 )
     hedge_words = field_sources.get("hedges", [])
     empty = {name for name in FIELDS if not eval_grounding.field_values(inc, name)}
+    quotes = queries.quotes_for(store, doc_ids)
+    records.add_pages(store, [*inc["mentions"], *quotes])
     ids = [
         incident_id,
         *inc.get("merged_from", []),
@@ -103,8 +107,9 @@ def build(store: Store, incident_id: str) -> Dossier | None:
         sorted(groups.values(), key=lambda g: g.original["ledger_seq"]),
         field_sources,
         empty,
-        queries.quotes_for(store, doc_ids),
+        quotes,
         docs,
         review.history(store, ids),
         hedge_words,
+        store.document_media(doc_ids),
     )

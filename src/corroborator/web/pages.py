@@ -118,6 +118,9 @@ def document_page(request: Request, document_id: str) -> HTMLResponse:
         original=original,
         history=review.history(store, [document_id]),
         archive_path=str(web(request).archive_root / doc["archive_relpath"]),
+        media=store.document_media([document_id]).get(document_id, []),
+        facts=store.document_facts([document_id]).get(document_id, {}),
+        forward=store.document_origins([document_id]).get(document_id),
     )
 
 
