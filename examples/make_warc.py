@@ -2,7 +2,7 @@
 
 Run from anywhere with `python examples/make_warc.py`; the output is committed, so this
 only needs re-running after editing a page below. Dates and record ids are fixed, so the
-archive is byte-for-byte reproducible apart from gzip's own framing.
+archive is byte-for-byte reproducible.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ fighters have encircled the city from the west. Doctors said at least 18 other p
 three teachers were wounded.</p>
 <p>"The first shell fell in the yard where the small ones were lining up. I have buried
 eleven of my pupils today," said Hawa Adam, a teacher at the school, speaking by phone.</p>
-<p>An adviser to the RSF commander, Ibrahim Mukhtar, rejected the accusation. "The Rapid
+<p>Ibrahim Mukhtar, an adviser to the RSF commander, rejected the accusation. "The Rapid
 Support Forces have never targeted schools or civilians. This is army propaganda," he wrote
 on X, adding that army positions were close to the school.</p>
 <p>The Sahel &amp; Nile Monitor could not independently verify the death toll.</p>
@@ -69,8 +69,16 @@ brought to justice," the head of the UN human rights office in Beni, Claire Mbuy
 """
 
 PAGES = [
-    ("https://sahelnile.example/sudan/2025/01/21/el-obeid-school-shelling", "2025-01-21T12:02:11Z", EL_OBEID),
-    ("https://greatlakesradio.example/news/2024/06/07/oicha-un-toll", "2024-06-07T17:45:03Z", OICHA_TOLL),
+    (
+        "https://sahelnile.example/sudan/2025/01/21/el-obeid-school-shelling",
+        "2025-01-21T12:02:11Z",
+        EL_OBEID,
+    ),
+    (
+        "https://greatlakesradio.example/news/2024/06/07/oicha-un-toll",
+        "2024-06-07T17:45:03Z",
+        OICHA_TOLL,
+    ),
 ]
 
 
