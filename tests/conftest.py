@@ -1,4 +1,9 @@
-"""Shared fixtures: real seed files, a fresh database per test, the CLI as a user runs it."""
+"""Shared fixtures: the example corpus, a fresh database per test, the CLI as a user runs it.
+
+General tests run on the project's own `examples/` corpus. Tests about the workspace's
+shared data (`../shared/`: seed articles, their gold, ECB+) ask for it through
+`shared_path`, which skips them with a one-line reason in a clone that lacks it.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,26 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLE_DOCS = EXAMPLES / "docs"
+EXAMPLE_GOLD = EXAMPLES / "gold.jsonl"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-SEEDS = SHARED / "seeds"
-GOLD = SHARED / "gold" / "seeds.jsonl"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under the workspace's `../shared/`; skips the calling test when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs ../shared/{'/'.join(parts)} (workspace seed data), not in this checkout")
+    return path
+
+
+def requires_shared(*parts: str) -> pytest.MarkDecorator:
+    """Skip marker for tests (or modules) that read `../shared/<parts>` at collection time."""
+    return pytest.mark.skipif(
+        not SHARED.joinpath(*parts).exists(),
+        reason=f"needs ../shared/{'/'.join(parts)} (workspace seed data), not in this checkout",
+    )
 
 
 @pytest.fixture
