@@ -81,3 +81,18 @@ def gold_set_texts(docs: Path) -> dict[str, str]:
         else:
             texts[path.name] = path.read_text(encoding="utf-8")
     return texts
+
+
+def working_texts(docs: Path) -> dict[str, str]:
+    """source_file -> working text of every document in a folder, through the project's own
+    readers and normaliser (HTML and WARC pages as extracted), without a database."""
+    from corroborator.ingest.normalize import normalize
+    from corroborator.ingest.readers import read_path
+    from corroborator.models import RawRecord
+
+    texts: dict[str, str] = {}
+    for path in sorted(docs.iterdir()):
+        for item in read_path(path):
+            if isinstance(item, RawRecord):
+                texts[item.source_file] = normalize(item.text)[0]
+    return texts
