@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
+from corroborator.models import RawRecord
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLE_DOCS = EXAMPLES / "docs"
@@ -25,7 +28,7 @@ def shared_path(*parts: str) -> Path:
     """A path under the workspace's `../shared/`; skips the calling test when it is absent."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"needs ../shared/{'/'.join(parts)} (workspace seed data), not in this checkout")
+        pytest.skip(f"needs ../shared/{'/'.join(parts)} (workspace data), not in this checkout")
     return path
 
 
@@ -33,7 +36,7 @@ def requires_shared(*parts: str) -> pytest.MarkDecorator:
     """Skip marker for tests (or modules) that read `../shared/<parts>` at collection time."""
     return pytest.mark.skipif(
         not SHARED.joinpath(*parts).exists(),
-        reason=f"needs ../shared/{'/'.join(parts)} (workspace seed data), not in this checkout",
+        reason=f"needs ../shared/{'/'.join(parts)} (workspace data), not in this checkout",
     )
 
 
@@ -83,16 +86,20 @@ def gold_set_texts(docs: Path) -> dict[str, str]:
     return texts
 
 
-def working_texts(docs: Path) -> dict[str, str]:
-    """source_file -> working text of every document in a folder, through the project's own
-    readers and normaliser (HTML and WARC pages as extracted), without a database."""
+def read_documents(docs: Path) -> list[RawRecord]:
+    """Every document in a folder, read and normalised by the project's own readers (HTML
+    and WARC pages as extracted), without a database: `text` is the working text."""
     from corroborator.ingest.normalize import normalize
     from corroborator.ingest.readers import read_path
-    from corroborator.models import RawRecord
 
-    texts: dict[str, str] = {}
-    for path in sorted(docs.iterdir()):
-        for item in read_path(path):
-            if isinstance(item, RawRecord):
-                texts[item.source_file] = normalize(item.text)[0]
-    return texts
+    return [
+        replace(item, text=normalize(item.text)[0])
+        for path in sorted(docs.iterdir())
+        for item in read_path(path)
+        if isinstance(item, RawRecord)
+    ]
+
+
+def working_texts(docs: Path) -> dict[str, str]:
+    """source_file -> working text of every document in a folder."""
+    return {record.source_file: record.text for record in read_documents(docs)}
