@@ -4,6 +4,7 @@ durations as negatives."""
 from __future__ import annotations
 
 import datetime as dt
+
 import pytest
 from spacy.language import Language
 
@@ -184,7 +185,9 @@ def test_example_weekdays_and_yearless_days_from_the_page_date(nlp: Language) ->
     assert ("Monday", "2025-01-20", "2025-01-20", "day") in school
     un = _example(nlp, "monitor.warc.gz:https://greatlakesradio")
     assert ("3 June", "2024-06-03", "2024-06-03", "day") in un
-    assert ("3 June", None, None, "unknown") in _example(nlp, "monitor.warc.gz:https://great", False)
+    assert ("3 June", None, None, "unknown") in _example(
+        nlp, "monitor.warc.gz:https://great", False
+    )
 
 
 def test_example_yearless_day_without_a_year_anywhere_stays_unknown(nlp: Language) -> None:

@@ -19,7 +19,9 @@ def test_dask_localcluster_extraction_matches_local(tmp_path: Path) -> None:
     dask_env = {"CORROBORATOR_DB": str(tmp_path / "dask.db")}
     for env in (local_env, dask_env):
         os.environ.pop("CORROBORATOR_ARCHIVE", None)
-        assert run_cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS), env=env).returncode == 0
+        assert (
+            run_cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS), env=env).returncode == 0
+        )
 
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None

@@ -10,6 +10,7 @@ from corroborator.models import EntityMention
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.entities import EntitiesStage
 
+
 @pytest.fixture(scope="session")
 def nlp() -> Language:
     return load_nlp()

@@ -4,6 +4,7 @@ sentences, negatives included."""
 from __future__ import annotations
 
 import datetime as dt
+
 import pytest
 from spacy.language import Language
 

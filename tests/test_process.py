@@ -52,7 +52,9 @@ def test_extract_redoes_only_stale_documents(cli, db: Path) -> None:
     assert cli("ingest", "--quiet", str(EXAMPLE_DOCS)).exit_code == 0
     assert cli("extract", "--quiet").output.strip() == "0 document(s) extracted"
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE documents SET extracted_version = 'older' WHERE source_file = 'oicha_feature.txt'")
+    conn.execute(
+        "UPDATE documents SET extracted_version = 'older' WHERE source_file = 'oicha_feature.txt'"
+    )
     conn.commit()
     assert cli("extract", "--quiet").output.strip() == "1 document(s) extracted"
     assert cli("extract", "--all", "--quiet").output.strip() == "11 document(s) extracted"

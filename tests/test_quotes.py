@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +15,7 @@ from corroborator.models import Quote
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.quote_marks import scan_quotes
 from corroborator.nlp.stages.quotes import QuotesStage
+
 
 @pytest.fixture(scope="module")
 def nlp() -> Language:
