@@ -14,7 +14,7 @@ FIX = Path(__file__).parent / "fixtures" / "linking"
 def _example_texts() -> list[tuple[str, str]]:
     """(source_file, text) of the examples' plain-text documents, the wire before its copy."""
     items = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLE_DOCS.glob("*.txt"))]
-    for line in (EXAMPLE_DOCS / "digest.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (EXAMPLE_DOCS / "outlets.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         if "text" in record:
             items.append((record["id"], record["text"]))

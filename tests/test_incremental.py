@@ -20,7 +20,7 @@ from corroborator.linking import copies, incremental, state, stories
 from corroborator.linking.build import relink
 from corroborator.storage.db import Store, open_store
 
-INPUT_FILES = sorted(EXAMPLE_DOCS.iterdir())  # every format; digest.jsonl holds 3 records
+INPUT_FILES = sorted(EXAMPLE_DOCS.iterdir())  # every format; outlets.jsonl holds 3 records
 TEXT_FILES = sorted(EXAMPLE_DOCS.glob("*.txt"))
 N_DOCS = 11
 

@@ -61,7 +61,7 @@ def test_export_documents_has_every_contract_field(cli, db: Path) -> None:
         assert Path(rec["archive_path"]).read_bytes() == original
         assert rec["text"] == original.decode("utf-8")  # the examples are already NFC
     copy = next(r for r in recs if r["source_file"] == "digest-market-copy")
-    assert Path(copy["archive_path"]).read_bytes() == (EXAMPLE_DOCS / "digest.jsonl").read_bytes()
+    assert Path(copy["archive_path"]).read_bytes() == (EXAMPLE_DOCS / "outlets.jsonl").read_bytes()
     assert len({r["ledger_seq"] for r in recs}) == 11
 
 
