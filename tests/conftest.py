@@ -1,18 +1,43 @@
-"""Shared fixtures: real seed files, a fresh database per test, the CLI as a user runs it."""
+"""Shared fixtures: the example corpus, a fresh database per test, the CLI as a user runs it.
+
+General tests run on the project's own `examples/` corpus. Tests about the workspace's
+shared data (`../shared/`: seed articles, their gold, ECB+) ask for it through
+`shared_path`, which skips them with a one-line reason in a clone that lacks it.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from corroborator.models import RawRecord
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLE_DOCS = EXAMPLES / "docs"
+EXAMPLE_GOLD = EXAMPLES / "gold.jsonl"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-SEEDS = SHARED / "seeds"
-GOLD = SHARED / "gold" / "seeds.jsonl"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under the workspace's `../shared/`; skips the calling test when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs ../shared/{'/'.join(parts)} (workspace data), not in this checkout")
+    return path
+
+
+def requires_shared(*parts: str) -> pytest.MarkDecorator:
+    """Skip marker for tests (or modules) that read `../shared/<parts>` at collection time."""
+    return pytest.mark.skipif(
+        not SHARED.joinpath(*parts).exists(),
+        reason=f"needs ../shared/{'/'.join(parts)} (workspace data), not in this checkout",
+    )
 
 
 @pytest.fixture
@@ -59,3 +84,22 @@ def gold_set_texts(docs: Path) -> dict[str, str]:
         else:
             texts[path.name] = path.read_text(encoding="utf-8")
     return texts
+
+
+def read_documents(docs: Path) -> list[RawRecord]:
+    """Every document in a folder, read and normalised by the project's own readers (HTML
+    and WARC pages as extracted), without a database: `text` is the working text."""
+    from corroborator.ingest.normalize import normalize
+    from corroborator.ingest.readers import read_path
+
+    return [
+        replace(item, text=normalize(item.text)[0])
+        for path in sorted(docs.iterdir())
+        for item in read_path(path)
+        if isinstance(item, RawRecord)
+    ]
+
+
+def working_texts(docs: Path) -> dict[str, str]:
+    """source_file -> working text of every document in a folder."""
+    return {record.source_file: record.text for record in read_documents(docs)}

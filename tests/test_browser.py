@@ -1,4 +1,4 @@
-"""A real browser (Debian chromium via Playwright) against a live server on the seeds."""
+"""A real browser (Debian chromium via Playwright) against a live server on the examples."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web import copy_db, seeded  # noqa: F401, F811  (session fixture: seeds ingested once)
+from test_web import copy_db, seeded  # noqa: F401, F811  (session fixture: examples ingested once)
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [

@@ -1,13 +1,26 @@
-"""Copies and origins on real seed text and hand-written wire copy / rewrites."""
+"""Copies and origins on the example corpus and hand-written wire copy / rewrites."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from conftest import EXAMPLE_DOCS, shared_path
 from corroborator.linking import copies
 
-SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
 FIX = Path(__file__).parent / "fixtures" / "linking"
+
+
+def _example_texts() -> list[tuple[str, str]]:
+    """(source_file, text) of the examples' plain-text documents, the wire before its copy."""
+    items = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLE_DOCS.glob("*.txt"))]
+    for line in (EXAMPLE_DOCS / "outlets.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if "text" in record:
+            items.append((record["id"], record["text"]))
+    record = json.loads((EXAMPLE_DOCS / "intercept_vuhledar.json").read_text(encoding="utf-8"))
+    items.append((record["id"], record["text"]))
+    return items
 
 
 def _read(name: str) -> str:
@@ -34,13 +47,16 @@ def test_edited_wire_copy_found_paraphrase_not() -> None:
     assert copies.find_original("a3", para, copies.signature(para), index, texts) is None
 
 
-def test_seeds_are_not_copies_of_each_other() -> None:
-    items = [(p.name[:3], p.read_text(encoding="utf-8")) for p in SEEDS]
-    assert copies.group_copies(items) == {}
+def test_only_the_near_copy_among_the_examples_is_a_copy() -> None:
+    """The Digest's reprint is the wire's copy; the Balakliia transcript and report, and the
+    intercept and the prosecutors' story, tell the same events in their own words."""
+    items = _example_texts()
+    assert len(items) == 7
+    assert copies.group_copies(items) == {"digest-market-copy": "market_wire.txt"}
 
 
 def test_reordered_sentences_and_trimmed_copy() -> None:
-    text = SEEDS[0].read_text(encoding="utf-8")
+    text = (EXAMPLE_DOCS / "oicha_feature.txt").read_text(encoding="utf-8")
     paras = [p for p in text.split("\n") if p.strip()]
     reordered = "\n".join(reversed(paras[:8]))  # a rewrite keeping 8 paragraphs, reordered
     assert copies.containment(reordered, text) > 0.9
@@ -50,7 +66,7 @@ def test_reordered_sentences_and_trimmed_copy() -> None:
 
 def test_long_article_quoting_short_one_is_not_its_copy() -> None:
     short = _read("b4_statement.txt")
-    long_ = SEEDS[2].read_text(encoding="utf-8") + "\n" + short
+    long_ = (EXAMPLE_DOCS / "oicha_feature.txt").read_text(encoding="utf-8") + "\n" + short
     assert copies.containment(short, long_) == 1.0
     assert copies.containment(long_, short) < 0.3
     assert copies.group_copies([("short", short), ("long", long_)]) == {}
@@ -58,9 +74,8 @@ def test_long_article_quoting_short_one_is_not_its_copy() -> None:
 
 def test_copy_index_is_blocked() -> None:
     index = copies.CopyIndex()
-    for p in SEEDS:
-        t = p.read_text(encoding="utf-8")
-        index.add(p.name, copies.signature(t), t)
+    for name, t in _example_texts():
+        index.add(name, copies.signature(t), t)
     t = _read("l3_other_mayor.txt")
     assert index.query(copies.signature(t), t) == []
 
@@ -80,8 +95,15 @@ def test_origins_general_patterns() -> None:
     assert len(keys) == 4  # not "a relative", not "Ukrainian forces"
 
 
+def test_example_transcript_names_its_origin() -> None:
+    o = {name: set(copies.origins(t)) for name, t in _example_texts()}
+    assert o["balakliia_transcript.txt"] == {copies.origin_key("Kharkiv Documentation Project")}
+    assert not o["market_wire.txt"] and not o["oicha_feature.txt"]
+
+
 def test_seed_origins_shared_by_relaying_outlets() -> None:
-    o = {p.name[:3]: set(copies.origins(p.read_text(encoding="utf-8"))) for p in SEEDS}
+    seeds = sorted(shared_path("seeds").glob("*.txt"))
+    o = {p.name[:3]: set(copies.origins(p.read_text(encoding="utf-8"))) for p in seeds}
     assert o["000"] & o["001"]  # both relay the same human-rights group's video
     assert o["002"] & o["004"]  # both relay the same security-service footage
     assert not o["000"] & o["002"]

@@ -1,18 +1,18 @@
-"""DatesStage on real seed text and varied date expressions, durations as negatives."""
+"""DatesStage on the example corpus, the seeds (when present) and varied date expressions,
+durations as negatives."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from spacy.language import Language
 
+from conftest import EXAMPLE_DOCS, read_documents, shared_path
 from corroborator.models import DATE_PRECISIONS, DateRef
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.dates import DatesStage
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 PUB = dt.date(2022, 4, 15)  # a Friday
 
 Row = tuple[str, str | None, str | None, str]
@@ -171,8 +171,49 @@ def test_durations_ages_and_counts_are_not_dates(nlp: Language, text: str) -> No
     assert dates(nlp, text, PUB) == []
 
 
+def _example(nlp: Language, name: str, with_published: bool = True) -> list[Row]:
+    doc = next(r for r in read_documents(EXAMPLE_DOCS) if r.source_file.startswith(name))
+    published = dt.date.fromisoformat(doc.published) if doc.published and with_published else None
+    return rows(dates(nlp, doc.text, published))
+
+
+def test_example_weekdays_and_yearless_days_from_the_page_date(nlp: Language) -> None:
+    courier = _example(nlp, "market_courier.html")  # published Sunday 2024-09-15
+    assert ("Saturday", "2024-09-14", "2024-09-14", "day") in courier
+    assert ("Sunday", "2024-09-15", "2024-09-15", "day") in courier
+    school = _example(nlp, "monitor.warc.gz:https://sahelnile")  # published Tuesday
+    assert ("Monday", "2025-01-20", "2025-01-20", "day") in school
+    un = _example(nlp, "monitor.warc.gz:https://greatlakesradio")
+    assert ("3 June", "2024-06-03", "2024-06-03", "day") in un
+    assert ("3 June", None, None, "unknown") in _example(
+        nlp, "monitor.warc.gz:https://great", False
+    )
+
+
+def test_example_yearless_day_without_a_year_anywhere_stays_unknown(nlp: Language) -> None:
+    assert _example(nlp, "oicha_feature.txt") == [("3 June", None, None, "unknown")]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: a year-less day takes the year of any year in the text, even background "
+    "('shelled repeatedly since 2022'), so the wire's 'Sept 14' becomes 2022-09-14.",
+)
+def test_background_year_does_not_date_a_yearless_day(nlp: Language) -> None:
+    assert ("Sept 14", None, None, "unknown") in _example(nlp, "market_wire.txt")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: 'after a Russian assault on 27 October' yields no date in the Bulletin.",
+)
+def test_day_in_an_after_clause_is_found(nlp: Language) -> None:
+    got = _example(nlp, "bulletin-vuhledar-case")
+    assert ("27 October", "2023-10-27", "2023-10-27", "day") in got
+
+
 def test_seed_001_years_from_text(nlp: Language) -> None:
-    text = (SEEDS / "001_d0cb9b0aff8d7769.txt").read_text("utf-8")
+    text = (shared_path("seeds") / "001_d0cb9b0aff8d7769.txt").read_text("utf-8")
     got = {r[0]: r[1:] for r in rows(dates(nlp, text))}
     assert got["February 2023"] == ("2023-02-01", "2023-02-28", "month")
     assert got["February 2022"] == ("2022-02-01", "2022-02-28", "month")
@@ -181,7 +222,7 @@ def test_seed_001_years_from_text(nlp: Language) -> None:
 
 
 def test_seed_003_ranges(nlp: Language) -> None:
-    text = (SEEDS / "003_642f29f2fc08dedb.txt").read_text("utf-8")
+    text = (shared_path("seeds") / "003_642f29f2fc08dedb.txt").read_text("utf-8")
     unanchored = rows(dates(nlp, text))
     assert ("between March 29 and 31", None, None, "unknown") in unanchored
     assert not any("20-year-old" in r[0] for r in unanchored)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS, run_cli
+from conftest import EXAMPLE_DOCS, run_cli
 from corroborator.storage.db import open_store
 
 
@@ -19,14 +19,16 @@ def test_dask_localcluster_extraction_matches_local(tmp_path: Path) -> None:
     dask_env = {"CORROBORATOR_DB": str(tmp_path / "dask.db")}
     for env in (local_env, dask_env):
         os.environ.pop("CORROBORATOR_ARCHIVE", None)
-        assert run_cli("ingest", "--quiet", "--no-extract", str(SEEDS), env=env).returncode == 0
+        assert (
+            run_cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS), env=env).returncode == 0
+        )
 
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         result = run_cli("extract", "--quiet", "--dask", cluster.scheduler_address, env=dask_env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "5 document(s) extracted"
+    assert result.stdout.strip() == "11 document(s) extracted"
     assert run_cli("extract", "--quiet", env=local_env).returncode == 0
 
     local = open_store(local_env["CORROBORATOR_DB"]).extractions()
@@ -39,7 +41,7 @@ def test_dask_localcluster_extraction_matches_local(tmp_path: Path) -> None:
 
 def test_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     env = {"CORROBORATOR_DB": str(tmp_path / "x.db")}
-    run_cli("ingest", "--quiet", "--no-extract", str(SEEDS), env=env)
+    run_cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS), env=env)
     result = run_cli("extract", "--quiet", "--dask", "tcp://127.0.0.1:9", env=env, timeout=120)
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0 and "Dask" in result.stderr

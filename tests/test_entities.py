@@ -1,19 +1,14 @@
-"""EntitiesStage on seeds and on varied hand-written news text."""
+"""EntitiesStage on the example corpus and on varied hand-written news text."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from spacy.language import Language
 
+from conftest import EXAMPLE_DOCS
 from corroborator.models import EntityMention
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.entities import EntitiesStage
-
-SEEDS = Path("/work/shared/seeds")
-if not SEEDS.exists():
-    SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
 @pytest.fixture(scope="session")
@@ -77,21 +72,25 @@ def test_outlets(nlp: Language) -> None:
 
 
 def test_one_kind_per_name_in_a_document(nlp: Language) -> None:
-    ents = run(nlp, (SEEDS / "001_d0cb9b0aff8d7769.txt").read_text(encoding="utf-8"))
-    by_text: dict[str, set[str]] = {}
-    for e in ents:
-        by_text.setdefault(e.text, set()).add(e.kind)
-    assert all(len(v) == 1 for v in by_text.values()), by_text
-    assert by_text["Azamat Uldarov"] == {"person"}  # tagged ORG twice, PERSON once by spaCy
-    assert by_text["Wagner"] == {"armed_group"}
+    for path in sorted(EXAMPLE_DOCS.glob("*.txt")):
+        by_text: dict[str, set[str]] = {}
+        for e in run(nlp, path.read_text(encoding="utf-8")):
+            by_text.setdefault(e.text, set()).add(e.kind)
+        assert all(len(v) == 1 for v in by_text.values()), (path.name, by_text)
 
 
-def test_seed_people_and_groups(nlp: Language) -> None:
-    ents = run(nlp, (SEEDS / "000_fb352e0b2e3a6033.txt").read_text(encoding="utf-8"))
-    canon = {(e.text, e.canonical) for e in ents if e.kind == "person"}
-    assert ("Savichev", "Alexey Savichev") in canon and ("Uldarov", "Azamat Uldarov") in canon
-    assert kinds(ents)["Gulagu.net"] == "organization"
-    assert kinds(ents)["Guardian"] == "outlet"
+def test_example_people_and_groups(nlp: Language) -> None:
+    wire = run(nlp, (EXAMPLE_DOCS / "market_wire.txt").read_text(encoding="utf-8"))
+    canon = {(e.text, e.canonical) for e in wire if e.kind == "person"}
+    assert ("Marchenko", "Ihor Marchenko") in canon and ("Nadiia Koval", "Nadiia Koval") in canon
+    assert kinds(wire)["Northline Wire"] == "outlet"
+    feature = run(nlp, (EXAMPLE_DOCS / "oicha_feature.txt").read_text(encoding="utf-8"))
+    groups = {(e.text, e.canonical) for e in feature if e.kind == "armed_group"}
+    assert ("ADF", "Allied Democratic Forces") in groups
+    assert kinds(feature)["Esperance Kahindo"] == "person"
+    report = run(nlp, (EXAMPLE_DOCS / "balakliia_report.txt").read_text(encoding="utf-8"))
+    assert kinds(report)["Kharkiv Documentation Project"] == "organization"
+    assert kinds(report)["Rustam Nabiyev"] == "person"
 
 
 def test_british_quotes_and_org_tails(nlp: Language) -> None:

@@ -1,17 +1,18 @@
-"""Incidents on the seeds (scored as `eval` scores them) and on short texts of other styles."""
+"""Incidents on the example corpus and the seeds (scored as `eval` scores them), and on
+short texts of other styles."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, shared_path, working_texts
 from corroborator.models import DocIncident, Extraction
 from corroborator.nlp.pipeline import DocContext, default_stages, load_nlp
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @pytest.fixture(scope="module")
@@ -37,17 +38,15 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip().lower()
 
 
-@pytest.fixture(scope="module")
-def seed_incidents(extract) -> dict[str, list[DocIncident]]:
-    return {
-        p.name: extract(p.read_text(encoding="utf-8")).incidents
-        for p in sorted((SHARED / "seeds").glob("*.txt"))
-    }
+def _gold(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
 
 
-def test_seed_gold_pairs(seed_incidents) -> None:
-    """(incident, document) pairs as `eval` counts them: same type, a mention containing gold."""
-    gold = [json.loads(line) for line in (SHARED / "gold" / "seeds.jsonl").open(encoding="utf-8")]
+def _pair_scores(
+    gold: list[dict[str, Any]], incidents: dict[str, list[DocIncident]]
+) -> tuple[float, float]:
+    """(precision, recall) of (incident, document) pairs as `eval` counts them, document by
+    document (no cross-document linking): same type, a mention containing the gold words."""
     found = total = 0
     matched: set[tuple[str, int]] = set()
     for g in (g for g in gold if g["kind"] == "incident"):
@@ -56,21 +55,21 @@ def test_seed_gold_pairs(seed_incidents) -> None:
             quotes = [_norm(m["quote"]) for m in g["mentions"] if m["source_file"] == sf]
             hits = [
                 i
-                for i, inc in enumerate(seed_incidents[sf])
+                for i, inc in enumerate(incidents[sf])
                 if inc.type == g["type"]
                 and any(q in _norm(m.text) for m in inc.mentions for q in quotes)
             ]
             found += bool(hits)
             matched.update((sf, i) for i in hits)
-    n_sys = sum(len(v) for v in seed_incidents.values())
-    recall, precision = found / total, len(matched) / n_sys
-    f1 = 2 * precision * recall / (precision + recall)
-    assert f1 >= 0.8, (precision, recall)
+    return len(matched) / sum(len(v) for v in incidents.values()), found / total
 
 
-def test_seed_offsets_and_fields(seed_incidents) -> None:
-    texts = {p.name: p.read_text(encoding="utf-8") for p in (SHARED / "seeds").glob("*.txt")}
-    for sf, incs in seed_incidents.items():
+def _f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def _check_offsets(texts: dict[str, str], incidents: dict[str, list[DocIncident]]) -> None:
+    for sf, incs in incidents.items():
         for inc in incs:
             assert inc.summary.endswith(".")
             for m in inc.mentions:
@@ -78,6 +77,68 @@ def test_seed_offsets_and_fields(seed_incidents) -> None:
             for spans in inc.sources.values():
                 for s in spans:
                     assert texts[sf][s.start : s.end] == s.text
+
+
+@pytest.fixture(scope="module")
+def example_texts() -> dict[str, str]:
+    return working_texts(EXAMPLE_DOCS)
+
+
+@pytest.fixture(scope="module")
+def example_incidents(extract, example_texts: dict[str, str]) -> dict[str, list[DocIncident]]:
+    return {sf: extract(text).incidents for sf, text in example_texts.items()}
+
+
+@pytest.fixture(scope="module")
+def seed_texts() -> dict[str, str]:
+    seeds = shared_path("seeds")
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(seeds.glob("*.txt"))}
+
+
+@pytest.fixture(scope="module")
+def seed_incidents(extract, seed_texts: dict[str, str]) -> dict[str, list[DocIncident]]:
+    return {sf: extract(text).incidents for sf, text in seed_texts.items()}
+
+
+def test_example_gold_pairs(example_incidents) -> None:
+    # measured when the examples were written: P 0.60, R 0.67 (F1 0.63), document by document
+    precision, recall = _pair_scores(_gold(EXAMPLE_GOLD), example_incidents)
+    assert _f1(precision, recall) >= 0.6, (precision, recall)
+
+
+def test_example_offsets_and_fields(example_texts, example_incidents) -> None:
+    _check_offsets(example_texts, example_incidents)
+
+
+def test_denial_by_the_accused_is_never_a_mention(example_incidents) -> None:
+    incs = example_incidents["market_wire.txt"]
+    strike = [i for i in incs if i.type == "attack_populated_area" and i.killed.low == 17]
+    assert strike and strike[0].killed.high == 17
+    # the ministry's "do not strike civilian sites" denies the strike; it is no mention of it
+    assert not any("do not strike civilian sites" in m.text for i in incs for m in i.mentions)
+    school = example_incidents[
+        "monitor.warc.gz:https://sahelnile.example/sudan/2025/01/21/el-obeid-school-shelling"
+    ]
+    assert not any("have never targeted schools" in m.text for i in school for m in i.mentions)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Gap: the accused side's counter-claim inside its denial ('The market was hit by a "
+    "Ukrainian air-defence missile') is extracted as an attack by Ukrainian forces.",
+)
+def test_counter_claim_in_a_denial_is_no_incident(example_incidents) -> None:
+    incs = example_incidents["market_wire.txt"]
+    assert not any("air-defence missile" in m.text for i in incs for m in i.mentions)
+
+
+def test_seed_gold_pairs(seed_incidents) -> None:
+    precision, recall = _pair_scores(_gold(shared_path("gold", "seeds.jsonl")), seed_incidents)
+    assert _f1(precision, recall) >= 0.8, (precision, recall)
+
+
+def test_seed_offsets_and_fields(seed_texts, seed_incidents) -> None:
+    _check_offsets(seed_texts, seed_incidents)
 
 
 def test_confession_and_denial_on_seed(seed_incidents) -> None:

@@ -15,12 +15,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import SEEDS
+from conftest import EXAMPLE_DOCS
 from corroborator.linking import copies, incremental, state, stories
 from corroborator.linking.build import relink
 from corroborator.storage.db import Store, open_store
 
-SEED_FILES = sorted(SEEDS.glob("*.txt"))
+INPUT_FILES = sorted(EXAMPLE_DOCS.iterdir())  # every format; outlets.jsonl holds 3 records
+TEXT_FILES = sorted(EXAMPLE_DOCS.glob("*.txt"))
+N_DOCS = 11
 
 UNRELATED = """FLOODS: Three villagers were killed when soldiers opened fire on a crowd near the river
 port of Vellmora on Tuesday, the regional prosecutor Hanna Osterby said.
@@ -63,7 +65,7 @@ def _groups(store: Store) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The seeds ingested together, and one file per run (counting incremental relinks)."""
+    """The examples ingested together, and one file per run (counting incremental relinks)."""
     root = tmp_path_factory.mktemp("incremental")
     together, apart = root / "together.db", root / "apart.db"
     calls: list[list[str]] = []
@@ -76,9 +78,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("CORROBORATOR_ARCHIVE", raising=False)
         mp.setattr(incremental, "link_new", spy)
-        _ingest(str(together), *SEED_FILES)
+        _ingest(str(together), *INPUT_FILES)
         together_calls = len(calls)
-        for f in SEED_FILES:
+        for f in INPUT_FILES:
             _ingest(str(apart), f)
     yield {"together": together, "apart": apart, "calls": calls, "together_calls": together_calls}
 
@@ -92,7 +94,7 @@ def _copy_db(src: Path, dest: Path) -> Path:
 
 def test_one_file_at_a_time_links_like_all_together(built: dict[str, Any]) -> None:
     assert built["together_calls"] == 0  # an empty database is linked in full
-    assert len(built["calls"]) == len(SEED_FILES) - 1  # every later file incrementally
+    assert len(built["calls"]) == len(INPUT_FILES) - 1  # every later file incrementally
     together = _groups(open_store(str(built["together"])))
     apart = _groups(open_store(str(built["apart"])))
     assert together["stories"] == apart["stories"]
@@ -118,12 +120,13 @@ def test_copy_ingested_later_is_marked_and_touches_only_new_rows(
     db = _copy_db(built["apart"], tmp_path)
     store = open_store(str(db))
     before = {r["incident_id"]: r["record"] for r in store.rows("SELECT * FROM incidents")}
-    seed = SEED_FILES[0].read_text("utf-8")
+    source = EXAMPLE_DOCS / "balakliia_report.txt"
+    text = source.read_text("utf-8")
     wire = tmp_path / "reprint.txt"
-    wire.write_text("REPRINTED from a wire service.\n\n" + seed.replace("\n\n", "\n", 3), "utf-8")
+    wire.write_text("REPRINTED from a wire service.\n\n" + text.replace("\n\n", "\n", 3), "utf-8")
     _ingest(str(db), wire)
     docs = {d["source_file"]: d for d in open_store(str(db)).documents(with_text=False)}
-    original = docs[SEED_FILES[0].name]
+    original = docs[source.name]
     assert docs["reprint.txt"]["duplicate_of"] == original["document_id"]
     assert docs["reprint.txt"]["story_id"] == original["story_id"]
     store = open_store(str(db))
@@ -186,13 +189,15 @@ def test_unrelated_document_reads_no_other_text_and_rewrites_nothing(
     for d in store.documents(with_text=False):
         if d["document_id"] in docs_before:
             assert d == docs_before[d["document_id"]]
-    assert store.one("SELECT value FROM link_meta WHERE name = 'n_docs'") == {"value": "6"}
+    assert store.one("SELECT value FROM link_meta WHERE name = 'n_docs'") == {
+        "value": str(N_DOCS + 1)
+    }
 
 
 def test_band_keys_find_what_datasketch_lsh_finds() -> None:
     from datasketch import MinHashLSH
 
-    texts = [p.read_text("utf-8") for p in SEED_FILES]
+    texts = [p.read_text("utf-8") for p in TEXT_FILES]
     edited = texts[1].replace("said", "says", 4)
     sigs = [copies.signature(t) for t in [*texts, edited]]
     lsh = MinHashLSH(threshold=copies.LSH_THRESHOLD, num_perm=copies.NUM_PERM)
@@ -208,7 +213,7 @@ def test_story_vector_round_trips_through_json() -> None:
     index = stories.StoryIndex()
     docs = [
         stories.StoryDoc(p.name, p.read_text("utf-8"), "2023-05-01", ("Someone",), ("Town",))
-        for p in SEED_FILES[:2]
+        for p in TEXT_FILES[:2]
     ]
     stories.assign_stories(docs, index=index)
     for doc_id, vec in index._vecs.items():
@@ -239,12 +244,14 @@ def test_incremental_on_postgres_matches_sqlite(
         monkeypatch.setattr(
             incremental, "link_new", lambda s, ids: calls.append(ids) or real(s, ids)
         )
-        for f in SEED_FILES:
+        for f in INPUT_FILES:
             _ingest(url, f)
-        assert len(calls) == len(SEED_FILES) - 1
+        assert len(calls) == len(INPUT_FILES) - 1
         store = open_store(url)
         assert _groups(store) == _groups(open_store(str(built["together"])))
-        assert store.one("SELECT value FROM link_meta WHERE name = 'n_docs'") == {"value": "5"}
+        assert store.one("SELECT value FROM link_meta WHERE name = 'n_docs'") == {
+            "value": str(N_DOCS)
+        }
         store.close()
     finally:
         with psycopg.connect(PG, autocommit=True) as conn:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS
+from conftest import EXAMPLE_DOCS
 from corroborator.exports.records import documents
 from corroborator.storage.db import archive_root_for, open_store
 
@@ -31,30 +31,38 @@ CONTRACT_DOCUMENT_FIELDS = {
 }
 
 
-def test_ingest_seeds_is_idempotent(cli, db: Path) -> None:
-    first = cli("ingest", "--quiet", "--no-extract", str(SEEDS))
+def test_ingest_examples_is_idempotent(cli, db: Path) -> None:
+    first = cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS))
     assert first.exit_code == 0, first.output
-    assert "5 new document(s) stored" in first.output
-    again = cli("ingest", "--quiet", "--no-extract", str(SEEDS))
+    assert "11 new document(s) stored" in first.output
+    again = cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS))
     assert again.exit_code == 0
-    assert "0 new document(s) stored, 5 already stored" in again.output
-    assert "already stored: 000_fb352e0b2e3a6033.txt" in again.output
+    assert "0 new document(s) stored, 11 already stored" in again.output
+    assert "already stored: market_wire.txt" in again.output
+    assert "already stored: digest-market-copy" in again.output
     store = open_store(str(db))
-    assert store.document_count() == 5
-    assert len(store.ledger()) == 10  # one archive + one document entry per seed
+    assert store.document_count() == 11
+    # one entry per archived file (8 inputs, 2 WARC records) and one per document
+    assert len(store.ledger()) == 21
 
 
 def test_export_documents_has_every_contract_field(cli, db: Path) -> None:
-    cli("ingest", "--quiet", "--no-extract", str(SEEDS))
+    cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS))
     out = cli("export", "--what", "documents", "--format", "jsonl")
     recs = [json.loads(line) for line in out.output.splitlines()]
-    assert len(recs) == 5
+    assert len(recs) == 11
     for rec in recs:
         assert set(rec) == CONTRACT_DOCUMENT_FIELDS
-        original = (SEEDS / rec["source_file"]).read_bytes()
+        assert Path(rec["archive_path"]).is_file()
+    plain = [r for r in recs if r["source_file"].endswith(".txt")]
+    assert len(plain) == 4
+    for rec in plain:
+        original = (EXAMPLE_DOCS / rec["source_file"]).read_bytes()
         assert Path(rec["archive_path"]).read_bytes() == original
-        assert rec["text"] == original.decode("utf-8")  # seeds are already NFC
-    assert sorted(r["ledger_seq"] for r in recs) == [2, 4, 6, 8, 10]
+        assert rec["text"] == original.decode("utf-8")  # the examples are already NFC
+    copy = next(r for r in recs if r["source_file"] == "digest-market-copy")
+    assert Path(copy["archive_path"]).read_bytes() == (EXAMPLE_DOCS / "outlets.jsonl").read_bytes()
+    assert len({r["ledger_seq"] for r in recs}) == 11
 
 
 def test_jsonl_records_hash_their_line(cli, db: Path, tmp_path: Path) -> None:

@@ -1,18 +1,17 @@
-"""NumbersStage on real seed text and on varied casualty sentences, negatives included."""
+"""NumbersStage on the example corpus, the seeds (when present) and varied casualty
+sentences, negatives included."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from spacy.language import Language
 
+from conftest import EXAMPLE_DOCS, read_documents, shared_path
 from corroborator.models import VICTIM_GROUPS, Count
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.numbers import NumbersStage, number_word_value
-
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 Row = tuple[str, int | None, int | None, bool, str | None, str | None]
 
@@ -193,21 +192,52 @@ def test_number_words() -> None:
     assert number_word_value("several") is None
 
 
+def test_example_figures(nlp: Language) -> None:
+    """The casualty figures of the example corpus, as its gold file reads them."""
+    docs = {r.source_file: r for r in read_documents(EXAMPLE_DOCS)}
+
+    def got(name: str) -> list[Row]:
+        doc = next(r for f, r in docs.items() if f.startswith(name))
+        published = dt.date.fromisoformat(doc.published) if doc.published else None
+        return rows(counts(nlp, doc.text, published))
+
+    assert ("17 civilians", 17, 17, False, "killed", "civilians") in got("market_wire.txt")
+    courier = got("market_courier.html")
+    assert ("44 people", 44, 44, False, "wounded", "civilians") in courier
+    assert any(r[1:5] == (21, 21, False, "killed") for r in courier)
+    assert not any(r[1] in (29, 2014, 10) for r in courier)  # an age, a year, a time
+    feature = got("oicha_feature.txt")
+    assert feature == [("between 120 and 150 people", 120, 150, False, "killed", "civilians")]
+    un = got("monitor.warc.gz:https://greatlakesradio")
+    assert ("138 people", 138, 138, False, "killed", "civilians") in un
+    school = got("monitor.warc.gz:https://sahelnile")
+    assert ("about 30 children", 30, 30, True, "killed", "children") in school
+    assert ("at least 18 other pupils and three teachers", 21, None, False, "wounded", None) in (
+        school
+    )
+    report = got("balakliia_report.txt")
+    assert ("At least two detainees", 2, None, False, "killed", "detainees") in report
+    assert not any(r[1] in (40, 23, 36) for r in report)  # held, interviewed, days
+    pows = got("bulletin-vuhledar-case")
+    assert pows == [("four Ukrainian prisoners", 4, 4, False, "killed", "prisoners_of_war")]
+
+
 def test_seed_figures(nlp: Language) -> None:
     """The casualty figures of the seed articles, as the gold file reads them."""
-    text000 = (SEEDS / "000_fb352e0b2e3a6033.txt").read_text("utf-8")
+    seeds = shared_path("seeds")
+    text000 = (seeds / "000_fb352e0b2e3a6033.txt").read_text("utf-8")
     got = rows(counts(nlp, text000))
     assert ("between 300 and 400 people", 300, 400, False, "killed", "civilians") in got
     assert ("about 70 Russian inmates", 70, 70, True, "killed", None) in got
     assert any(r[1:5] == (60, None, False, "killed") for r in got)
     assert all(r[1] not in (15, 12, 9) for r in got)  # ages, dates and floors are not counts
-    text002 = (SEEDS / "002_90e90ac23471b7a4.txt").read_text("utf-8")
+    text002 = (seeds / "002_90e90ac23471b7a4.txt").read_text("utf-8")
     got = rows(counts(nlp, text002))
     assert ("at least 400 civilian deaths", 400, None, False, "killed", "civilians") in got
     assert ("800", 800, None, False, "wounded", None) in got
     assert ("a child", 1, 1, False, "killed", "children") in got
     assert not any(r[1] in (7, 200, 34, 1500, 10000, 100) for r in got)
-    text003 = (SEEDS / "003_642f29f2fc08dedb.txt").read_text("utf-8")
+    text003 = (seeds / "003_642f29f2fc08dedb.txt").read_text("utf-8")
     got = rows(counts(nlp, text003))
     assert ("At least 458 people", 458, None, False, "killed", "civilians") in got
     assert ("three men", 3, 3, False, "killed", None) in got

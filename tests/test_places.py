@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from spacy.language import Language
 
+from conftest import shared_path
 from corroborator.models import PlaceRef
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.stages.entities import EntitiesStage
 from corroborator.nlp.stages.places import PlacesStage
-
-SEEDS = Path("/work/shared/seeds")
-if not SEEDS.exists():
-    SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 UA, RU, KYIV, DONETSK_OBLAST, DONETSK_CITY = 690791, 2017370, 703448, 709716, 709717
 # every occurrence of each surface form in the seed must resolve to one of the ids
@@ -84,7 +80,7 @@ def places(nlp: Language, text: str) -> list[PlaceRef]:
 
 def test_seed_place_mentions_resolve(nlp: Language) -> None:
     right = total = extra = 0
-    for path in sorted(SEEDS.glob("*.txt")):
+    for path in sorted(shared_path("seeds").glob("*.txt")):
         text = path.read_text(encoding="utf-8")
         refs = {p.start: p for p in places(nlp, text)}
         gold_starts = set()

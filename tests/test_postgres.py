@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS, run_cli
+from conftest import EXAMPLE_DOCS, run_cli
 
 PG = os.environ.get("CORROBORATOR_TEST_PG")
 pytestmark = [
@@ -34,18 +34,20 @@ def pg_env(tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 def test_postgres_ingest_verify_export_and_tamper(pg_env: dict[str, str]) -> None:
-    first = run_cli("ingest", "--quiet", str(SEEDS), env=pg_env)
+    first = run_cli("ingest", "--quiet", str(EXAMPLE_DOCS), env=pg_env)
     assert first.returncode == 0, first.stderr
-    again = run_cli("ingest", "--quiet", str(SEEDS), env=pg_env)
-    assert "0 new document(s) stored, 5 already stored" in again.stdout
+    again = run_cli("ingest", "--quiet", str(EXAMPLE_DOCS), env=pg_env)
+    assert "0 new document(s) stored, 11 already stored" in again.stdout
     assert run_cli("verify", env=pg_env).returncode == 0
     docs = [
         json.loads(x)
         for x in run_cli("export", "--what", "documents", env=pg_env).stdout.splitlines()
     ]
-    assert len(docs) == 5 and all(Path(d["archive_path"]).exists() for d in docs)
-    story = {d["source_file"][:3]: d["story_id"] for d in docs}
-    assert story["000"] == story["001"] and story["002"] == story["004"]
+    assert len(docs) == 11 and all(Path(d["archive_path"]).exists() for d in docs)
+    story = {d["source_file"]: d["story_id"] for d in docs}
+    assert story["market_wire.txt"] == story["digest-market-copy"] == story["market_courier.html"]
+    assert story["balakliia_transcript.txt"] == story["balakliia_report.txt"]
+    assert story["market_wire.txt"] != story["balakliia_report.txt"]
     incidents = run_cli("export", "--what", "incidents", env=pg_env).stdout.splitlines()
     assert incidents, "extraction produced no incidents on PostgreSQL"
 
@@ -59,6 +61,6 @@ def test_postgres_ingest_verify_export_and_tamper(pg_env: dict[str, str]) -> Non
 
 def test_postgres_requires_archive_folder(pg_env: dict[str, str]) -> None:
     env = dict(pg_env, CORROBORATOR_ARCHIVE="")
-    result = run_cli("ingest", "--quiet", str(SEEDS), env=env)
+    result = run_cli("ingest", "--quiet", str(EXAMPLE_DOCS), env=env)
     assert result.returncode == 1
     assert "CORROBORATOR_ARCHIVE" in result.stderr

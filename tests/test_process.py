@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SEEDS
+from conftest import EXAMPLE_DOCS
 from corroborator.exports.records import all_records
 from corroborator.nlp.pipeline import extract
 from corroborator.storage.db import archive_root_for, open_store
@@ -31,7 +31,7 @@ def _spans(record: Any) -> list[dict[str, Any]]:
 
 
 def test_every_stored_span_points_at_its_words(cli, db: Path) -> None:
-    assert cli("ingest", "--quiet", str(SEEDS)).exit_code == 0
+    assert cli("ingest", "--quiet", str(EXAMPLE_DOCS)).exit_code == 0
     store = open_store(str(db))
     texts = {d["document_id"]: d["text"] for d in store.documents()}
     checked = 0
@@ -49,21 +49,23 @@ def test_every_stored_span_points_at_its_words(cli, db: Path) -> None:
 
 
 def test_extract_redoes_only_stale_documents(cli, db: Path) -> None:
-    assert cli("ingest", "--quiet", str(SEEDS)).exit_code == 0
+    assert cli("ingest", "--quiet", str(EXAMPLE_DOCS)).exit_code == 0
     assert cli("extract", "--quiet").output.strip() == "0 document(s) extracted"
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE documents SET extracted_version = 'older' WHERE source_file LIKE '003%'")
+    conn.execute(
+        "UPDATE documents SET extracted_version = 'older' WHERE source_file = 'oicha_feature.txt'"
+    )
     conn.commit()
     assert cli("extract", "--quiet").output.strip() == "1 document(s) extracted"
-    assert cli("extract", "--all", "--quiet").output.strip() == "5 document(s) extracted"
+    assert cli("extract", "--all", "--quiet").output.strip() == "11 document(s) extracted"
     versions = conn.execute("SELECT COUNT(DISTINCT version) FROM extractions").fetchone()[0]
     assert versions == 1  # same stages: the stored output is refreshed, not duplicated
     out = cli("export", "--what", "incidents").output.splitlines()
     assert out and all(json.loads(x)["mentions"] for x in out)
 
 
-def test_extraction_is_deterministic_on_the_seeds() -> None:
-    text = (SEEDS / "000_fb352e0b2e3a6033.txt").read_text(encoding="utf-8")
+def test_extraction_is_deterministic_on_an_example() -> None:
+    text = (EXAMPLE_DOCS / "oicha_feature.txt").read_text(encoding="utf-8")
     assert extract(text) == extract(text)
 
 

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.language import Language
 
+from conftest import shared_path
 from corroborator.models import Quote
 from corroborator.nlp.pipeline import DocContext, load_nlp
 from corroborator.nlp.quote_marks import scan_quotes
 from corroborator.nlp.stages.quotes import QuotesStage
-
-SHARED = Path("/work/shared")
 
 
 @pytest.fixture(scope="module")
@@ -168,9 +166,9 @@ def test_description_speakers_and_victim_role(nlp: Language) -> None:
 
 
 # -- the seed articles -----------------------------------------------------------------
-@pytest.mark.skipif(not (SHARED / "gold" / "seeds.jsonl").exists(), reason="no seed gold")
 def test_seed_gold_quotes_and_speakers(nlp: Language) -> None:
-    gold = [json.loads(line) for line in (SHARED / "gold" / "seeds.jsonl").open()]
+    gold_path, seeds = shared_path("gold", "seeds.jsonl"), shared_path("seeds")
+    gold = [json.loads(line) for line in gold_path.open(encoding="utf-8")]
     entities = [g for g in gold if g["kind"] == "entity"]
 
     def last_word(name: str) -> str:
@@ -186,7 +184,7 @@ def test_seed_gold_quotes_and_speakers(nlp: Language) -> None:
 
     found = right = 0
     golds = [g for g in gold if g["kind"] == "quote"]
-    for path in sorted((SHARED / "seeds").glob("*.txt")):
+    for path in sorted(seeds.glob("*.txt")):
         text = path.read_text("utf-8")
         system = quotes(nlp, text)
         for g in (g for g in golds if g["source_file"] == path.name):

@@ -1,4 +1,4 @@
-"""Story linking on the seeds, a hand-written look-alike set, and (slow) ECB+."""
+"""Story linking on the example corpus, a hand-written look-alike set, and (slow) ECB+."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, read_documents, requires_shared, shared_path
 from corroborator.linking import copies
 from corroborator.linking.names import resolve
 from corroborator.linking.stories import StoryDoc, StoryIndex, assign_stories, pairwise_prf
 from corroborator.nlp.pipeline import load_nlp
 
-SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
 FIX = Path(__file__).parent / "fixtures" / "linking"
-ECB = Path("/work/shared/data/ecbplus")
 KIND = {
     "PERSON": "person",
     "ORG": "organization",
@@ -54,8 +53,9 @@ def story_docs(rows: list[Row], duplicate_of: dict[str, str] | None = None) -> l
 
 
 @pytest.fixture(scope="module")
-def seed_docs() -> list[StoryDoc]:
-    return story_docs([(p.name[:3], p.read_text(encoding="utf-8"), None) for p in SEEDS])
+def example_docs() -> list[StoryDoc]:
+    rows = [(r.source_file, r.text, r.published) for r in read_documents(EXAMPLE_DOCS)]
+    return story_docs(rows, copies.group_copies([(d, t) for d, t, _ in rows]))
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +69,17 @@ def fixture_set() -> tuple[list[StoryDoc], dict[str, str]]:
     return story_docs(rows, dup), {m["id"]: m["story"] for m in manifest}
 
 
-def test_seed_pairs(seed_docs: list[StoryDoc]) -> None:
-    stories = assign_stories(seed_docs)
-    assert stories["001"] == stories["000"] == "000"
-    assert stories["004"] == stories["002"] == "002"
-    assert len(set(stories.values())) == 3  # 003 alone: no other pair links
+def test_example_stories_are_the_gold_groups(example_docs: list[StoryDoc]) -> None:
+    """Four stories told by 2-3 documents (a near-copy among them); two stand alone."""
+    stories = assign_stories(example_docs)
+    groups: dict[str, set[str]] = {}
+    for doc_id, story in stories.items():
+        groups.setdefault(story, set()).add(doc_id)
+    gold = [json.loads(line) for line in EXAMPLE_GOLD.read_text(encoding="utf-8").splitlines()]
+    told = [set(r["source_files"]) for r in gold if r["kind"] == "same_story"]
+    alone = [{d} for d in stories if not any(d in g for g in told)]
+    assert sorted(map(sorted, groups.values())) == sorted(map(sorted, told + alone))
+    assert len(alone) == 2
 
 
 def test_lookalike_set_pairwise_f1(fixture_set: tuple[list[StoryDoc], dict[str, str]]) -> None:
@@ -101,26 +107,29 @@ def test_ids_are_stable_and_incremental(fixture_set: tuple[list[StoryDoc], dict[
     assert {k: v for k, v in index.story_of.items() if k in before} == before
 
 
-def test_date_window_blocks_distant_reports(seed_docs: list[StoryDoc]) -> None:
+def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> None:
+    pair = ("market_wire.txt", "market_courier.html")
+    near = [d for d in example_docs if d.doc_id in pair]
+    stories = assign_stories(near)
+    assert stories[pair[0]] == stories[pair[1]]
     far = [
         StoryDoc(
             d.doc_id,
             d.text,
-            "2022-03-01" if d.doc_id == "000" else "2023-06-01",
+            "2022-03-01" if d.doc_id == pair[0] else "2023-06-01",
             d.entities,
             d.places,
         )
-        for d in seed_docs
-        if d.doc_id in ("000", "001")
+        for d in near
     ]
     stories = assign_stories(far)
-    assert stories["000"] != stories["001"]
+    assert stories[pair[0]] != stories[pair[1]]
 
 
 def _ecb_rows(split: str) -> tuple[list[Row], dict[str, str]]:
     rows: list[Row] = []
     gold: dict[str, str] = {}
-    with open(ECB / f"ecbplus_{split}.jsonl", encoding="utf-8") as fh:
+    with open(shared_path("data", "ecbplus", f"ecbplus_{split}.jsonl"), encoding="utf-8") as fh:
         for line in fh:
             d = json.loads(line)
             sents = d["sentences"][1:] if d["doc_id"].endswith("ecbplus") else d["sentences"]
@@ -130,7 +139,7 @@ def _ecb_rows(split: str) -> tuple[list[Row], dict[str, str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not ECB.exists(), reason="ECB+ not staged")
+@requires_shared("data", "ecbplus")
 def test_ecbplus_dev_document_clustering() -> None:
     rows, gold = _ecb_rows("dev")
     p, r, f1 = pairwise_prf(assign_stories(story_docs(rows)), gold)

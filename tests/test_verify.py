@@ -13,27 +13,27 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS, run_cli
+from conftest import EXAMPLE_DOCS, run_cli
 from corroborator.ingest.archive import Archive
 from corroborator.storage.db import archive_root_for, open_store
 from corroborator.verify import verify
 
 
-def _ingest_seeds(cli) -> None:
-    assert cli("ingest", "--quiet", "--no-extract", str(SEEDS)).exit_code == 0
+def _ingest_examples(cli) -> None:
+    assert cli("ingest", "--quiet", "--no-extract", str(EXAMPLE_DOCS)).exit_code == 0
 
 
 def test_verify_passes_on_intact_store(cli) -> None:
-    _ingest_seeds(cli)
+    _ingest_examples(cli)
     result = cli("verify")
     assert result.exit_code == 0
-    assert result.output.startswith("OK: 10 ledger entries, 5 archive files, 5 documents")
+    assert result.output.startswith("OK: 21 ledger entries, 10 archive files, 11 documents")
 
 
 def test_flipped_archive_byte_is_named(cli, db: Path) -> None:
-    _ingest_seeds(cli)
+    _ingest_examples(cli)
     store = open_store(str(db))
-    doc = store.documents(with_text=False)[2]
+    doc = next(d for d in store.documents(with_text=False) if d["source_file"] == "market_wire.txt")
     path = archive_root_for(str(db)) / doc["archive_relpath"]
     data = bytearray(path.read_bytes())
     data[100] ^= 0x01
@@ -46,7 +46,7 @@ def test_flipped_archive_byte_is_named(cli, db: Path) -> None:
 
 
 def test_edited_ledger_entry_is_named(cli, db: Path) -> None:
-    _ingest_seeds(cli)
+    _ingest_examples(cli)
     conn = sqlite3.connect(db)
     conn.execute("UPDATE ledger SET source = 'forged.txt' WHERE seq = 4")
     conn.commit()
@@ -57,7 +57,7 @@ def test_edited_ledger_entry_is_named(cli, db: Path) -> None:
 
 
 def test_deleted_and_reordered_entries_are_detected(cli, db: Path) -> None:
-    _ingest_seeds(cli)
+    _ingest_examples(cli)
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA foreign_keys=OFF")
     conn.execute("DELETE FROM ledger WHERE seq = 6")
@@ -71,15 +71,15 @@ def test_deleted_and_reordered_entries_are_detected(cli, db: Path) -> None:
 
 
 def test_edited_working_text_is_detected(cli, db: Path) -> None:
-    _ingest_seeds(cli)
+    _ingest_examples(cli)
     conn = sqlite3.connect(db)
     conn.execute(
-        "UPDATE documents SET text = replace(text, '300', '30') WHERE source_file LIKE '000%'"
+        "UPDATE documents SET text = replace(text, '17', '71') WHERE source_file = 'market_wire.txt'"
     )
     conn.commit()
     conn.close()
     report = verify(open_store(str(db)), Archive(archive_root_for(str(db))))
-    assert any("000_fb352e0b2e3a6033.txt" in p and "working text" in p for p in report.problems)
+    assert any("market_wire.txt" in p and "working text" in p for p in report.problems)
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Pages and API on the real seeds (real pipeline), hostile inputs, token and CSRF rules."""
+"""Pages and API on the example corpus (real pipeline), hostile inputs, token and CSRF rules."""
 
 from __future__ import annotations
 
@@ -17,14 +17,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 
+from conftest import EXAMPLE_DOCS
 from corroborator.cli import cli
 from corroborator.errors import CorroboratorError
 from corroborator.storage.db import open_store
 from corroborator.web.app import create_app, run_server
-
-SEEDS = Path("/work/shared/seeds")
-if not SEEDS.is_dir():
-    SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=1">'
 
@@ -70,13 +67,13 @@ def build_db(path: Path, folders: list[Path]) -> None:
 
 @pytest.fixture(scope="session")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Seeds plus hostile documents, ingested once through the CLI (real pipeline)."""
-    base = tmp_path_factory.getbasetemp() / "web-seeds"
-    db = base / "seeds.db"
+    """The examples plus hostile documents, ingested once through the CLI (real pipeline)."""
+    base = tmp_path_factory.getbasetemp() / "web-examples"
+    db = base / "examples.db"
     if not db.exists():
         base.mkdir(exist_ok=True)
         hostile_inputs(base / "hostile")
-        build_db(db, [SEEDS, base / "hostile"])
+        build_db(db, [EXAMPLE_DOCS, base / "hostile"])
     return db
 
 
@@ -129,7 +126,7 @@ def _incident_ids(client: TestClient) -> list[str]:
 def test_every_page_and_endpoint_answers(client: TestClient, db: Path) -> None:
     docs = _docs(db)
     ids = _incident_ids(client)
-    assert ids, "the seeds yield at least one incident"
+    assert ids, "the examples yield at least one incident"
     urls = [
         "/",
         "/?sort=date",
@@ -266,7 +263,7 @@ def test_writes_need_the_session_csrf_token(client: TestClient) -> None:
 def test_merge_and_undo_through_the_forms(client: TestClient, db: Path) -> None:
     ids = _incident_ids(client)
     if len(ids) < 2:
-        pytest.skip("needs two incidents from the seeds")
+        pytest.skip("needs two incidents from the examples")
     a, b = ids[0], ids[1]
     token = _csrf(client)
     resp = client.post(
