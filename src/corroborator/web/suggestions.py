@@ -66,9 +66,8 @@ def pending(
     `left`/`right` are the two incident records, or the two documents (with text) for
     stories. `about` keeps those touching one incident or document.
     """
-    rows = [
-        r for r in _best(store, kind, about) if (r["kind"], r["a"], r["b"]) not in decided(store)
-    ]
+    settled = decided(store)
+    rows = [r for r in _best(store, kind, about) if (r["kind"], r["a"], r["b"]) not in settled]
     ids = {x for r in rows if r["kind"] == "incident" for x in (r["a"], r["b"])}
     incs = _incidents(store, ids)
     doc_ids = sorted({x for r in rows if r["kind"] == "story" for x in (r["a"], r["b"])})
