@@ -245,19 +245,18 @@ class StoryIndex:
             sim = self.similarity(vec, self._vecs[cand])
             if sim > 0:
                 per_story[self.story_of[cand]].append((sim, cand))
-        scored = []
+        best, best_score = None, self.threshold
+        near: tuple[float, str] | None = None
         for story, sims in per_story.items():
             mean = sum(s for s, _ in sims) / len(self.members[story])  # others count 0
-            top = max(sims, key=lambda sc: (sc[0], sc[1]))
-            scored.append((0.5 * (mean + top[0]), story, top[1]))
-        best = max((s for s in scored if s[0] >= self.threshold), default=None)
-        near = max(
-            (s for s in scored if self.threshold * NEAR_SHARE <= s[0] < self.threshold),
-            default=None,
-        )
+            score = 0.5 * (mean + max(s for s, _ in sims))
+            if score >= best_score:
+                best, best_score = story, score
+            if self.threshold * NEAR_SHARE <= score < self.threshold:
+                near = max(near or (0.0, ""), (score, max(sims)[1]))
         if near:
-            self.near[vec.doc_id] = (near[2], round(near[0], 4))
-        return best[1] if best else None
+            self.near[vec.doc_id] = (near[1], round(near[0], 4))
+        return best
 
 
 def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
