@@ -132,9 +132,8 @@ def test_accepting_merges_and_the_merge_survives_extract_all(tmp_path: Path) -> 
     review.submit(store, "merge", s["a"], {"other": s["b"]}, "ana", "same shelling, same day")
     for _ in range(2):
         assert s["b"] not in incident_ids(store) and len(incident_ids(store)) == n - 1
-        merged = json.loads(
-            store.one("SELECT record FROM incidents WHERE incident_id = ?", (s["a"],))["record"]  # type: ignore[index]
-        )
+        rows = store.rows("SELECT record FROM incidents WHERE incident_id = ?", (s["a"],))
+        merged = json.loads(rows[0]["record"])
         assert {m["source_file"] for m in merged["mentions"]} >= set(SHELLING)
         assert not [x for x in pending(store, "incident") if s["a"] in (x["a"], x["b"])]
         relink_all(db)
