@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,15 +42,22 @@ def server(
     seeded: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
+    work = tmp_path_factory.mktemp("browser")
+    copy_db(seeded, work / "b.db")
+    with _serve(work / "b.db") as url:
+        yield url
+
+
+@contextmanager
+def _serve(db: Path) -> Iterator[str]:
+    """A live uvicorn server on 127.0.0.1 over `db`, stopped when the generator closes."""
     import uvicorn
 
     from corroborator.web.app import create_app
 
-    work = tmp_path_factory.mktemp("browser")
-    copy_db(seeded, work / "b.db")
     port = _free_port()
     config = uvicorn.Config(
-        create_app(str(work / "b.db"), work / "b.archive"),
+        create_app(str(db), db.with_suffix(".archive")),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -60,9 +68,11 @@ def server(
     deadline = time.time() + 20
     while not srv.started and time.time() < deadline:
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +170,27 @@ def test_no_script_from_documents_runs_anywhere(server: str, browser: object) ->
         page.mouse.move(5, 5)
         assert page.evaluate("() => window.__xss === undefined"), url
     assert dialogs == []
+
+
+def test_accept_on_the_suggestions_page_merges(browser: object, tmp_path: Path) -> None:
+    from test_suggestions import ALL, build
+
+    db = build(tmp_path, ALL)
+    with _serve(db) as base:
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto(base + "/")
+        page.click("p.suggest-link a")
+        page.wait_for_load_state()
+        assert page.url.endswith("/suggestions")
+        section = page.locator("section.suggestion", has_text="Same incident?").first
+        a = section.locator("input[name=a]").get_attribute("value")
+        b = section.locator("input[name=b]").get_attribute("value")
+        section.locator("input[name=reviewer]").fill("ana")
+        section.locator("input[name=reason]").fill("one shelling, two outlets")
+        section.locator("button[value=accept]").click()
+        page.wait_for_load_state()
+        assert "Recorded merge" in page.locator(".msg").inner_text()
+        assert page.locator(f"section.suggestion input[name=b][value='{b}']").count() == 0
+        page.goto(base + f"/incidents/{a}")
+        assert b in page.locator("p.status").inner_text()  # "Merged from: ..."
+        page.screenshot(path=str(tmp_path / "merged.png"), full_page=True)

@@ -20,7 +20,18 @@ from corroborator.ledger import canonical
 from corroborator.models import DATE_PRECISIONS, INCIDENT_TYPES, STATUSES, VICTIM_GROUPS
 from corroborator.storage.db import Store, now
 
-ACTIONS = ("confirm", "reject", "merge", "split", "correct", "copy", "undo")
+ACTIONS = (
+    "confirm",
+    "reject",
+    "merge",
+    "split",
+    "correct",
+    "copy",
+    "undo",
+    "keep_apart",  # a suggested pair is two events (or stories): stop suggesting it
+    "same_story",  # two documents report one story: their stories become one
+)
+PAIR_KINDS = ("incident", "story")
 CORRECTABLE = (
     "type",
     "summary",
@@ -33,7 +44,7 @@ CORRECTABLE = (
     "date",
     "evidence_types",
 )
-NEEDS_REASON = ("reject", "merge", "split", "correct", "copy", "undo")
+NEEDS_REASON = ("reject", "merge", "split", "correct", "copy", "undo", "keep_apart", "same_story")
 
 
 class ReviewError(CorroboratorError):
@@ -102,13 +113,21 @@ def _validate(store: Store, action: str, target: str, payload: dict[str, Any]) -
             raise ReviewError("copy needs two different stored documents (target and original)")
         was = next(d["duplicate_of"] for d in found if d["document_id"] == target)
         return {"original": original, "was": was}
+    if action == "same_story" or (action == "keep_apart" and payload.get("kind") == "story"):
+        other = str(payload.get("other") or "")
+        found = store.documents([target, other], with_text=False) if other else []
+        if other == target or len(found) != 2:
+            raise ReviewError(f"{action} needs two different stored documents (target and other)")
+        return {"other": other, "kind": "story"} if action == "keep_apart" else {"other": other}
+    if action == "keep_apart" and payload.get("kind", "incident") != "incident":
+        raise ReviewError(f"keep_apart kind is one of {', '.join(PAIR_KINDS)}")
     if not _incident_exists(store, target):
         raise ReviewError(f"no incident {target!r}")
-    if action == "merge":
+    if action in ("merge", "keep_apart"):
         other = str(payload.get("other") or "")
         if other == target or not _incident_exists(store, other):
-            raise ReviewError("merge needs another existing incident id in 'other'")
-        return {"other": other}
+            raise ReviewError(f"{action} needs another existing incident id in 'other'")
+        return {"other": other, "kind": "incident"} if action == "keep_apart" else {"other": other}
     if action == "split":
         keys = [_mention_key(m) for m in payload.get("mentions") or []]
         if not keys:
@@ -318,6 +337,8 @@ def apply_reviews(
         if r["action"] == "copy" and r["target"] in doc_by_id:
             doc_by_id[r["target"]]["duplicate_of"] = r["payload"]["original"]
             doc_by_id[r["target"]]["copy_review_id"] = r["review_id"]
+        if r["action"] == "same_story":
+            _same_story(docs, doc_by_id, r["target"], r["payload"]["other"])
     copies = {d["document_id"]: d.get("duplicate_of") for d in docs}
     by_id = {i["incident_id"]: i for i in incs}
     order = [i["incident_id"] for i in incs]
@@ -329,7 +350,7 @@ def apply_reviews(
                     _recount(inc, copies)
             continue
         inc = by_id.get(target)
-        if inc is None:
+        if inc is None or act in ("keep_apart", "same_story"):  # these only hide suggestions
             continue
         if act in ("confirm", "reject"):
             inc["review_state"] = "confirmed" if act == "confirm" else "rejected"
@@ -372,6 +393,19 @@ def apply_reviews(
     return [by_id[i] for i in dict.fromkeys(order) if i in by_id], docs
 
 
+def _same_story(
+    docs: list[dict[str, Any]], doc_by_id: dict[str, dict[str, Any]], a: str, b: str
+) -> None:
+    """Every document of b's story joins a's story (a story is its members, not one pair)."""
+    if a not in doc_by_id or b not in doc_by_id:
+        return
+    keep = doc_by_id[a].get("story_id") or a
+    gone = doc_by_id[b].get("story_id") or b
+    for d in docs:
+        if (d.get("story_id") or d["document_id"]) == gone:
+            d["story_id"] = keep
+
+
 # -- writing the reviewed state back -----------------------------------------------------
 def _incident_row(i: dict[str, Any]) -> tuple[Any, ...]:
     cor = i["corroboration"]
@@ -406,13 +440,25 @@ def _current(store: Store) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 def _store_docs(store: Store, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
-    old = {d["document_id"]: d.get("duplicate_of") for d in before}
+    old = {d["document_id"]: d for d in before}
     for d in after:
-        if d.get("duplicate_of") != old.get(d["document_id"]):
-            store.execute(
-                "UPDATE documents SET duplicate_of = ? WHERE document_id = ?",
-                (d.get("duplicate_of"), d["document_id"]),
-            )
+        was = old.get(d["document_id"], {})
+        for col in ("duplicate_of", "story_id"):
+            if d.get(col) != was.get(col):
+                store.execute(
+                    f"UPDATE documents SET {col} = ? WHERE document_id = ?",
+                    (d.get(col), d["document_id"]),
+                )
+
+
+def _machine_stories(store: Store, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The documents with the linker's own story ids (kept in its story state), so story
+    reviews replay on machine output however often they are replayed."""
+    machine = {
+        r["document_id"]: r["story_id"]
+        for r in store.rows("SELECT document_id, story_id FROM story_vectors")
+    }
+    return [dict(d, story_id=machine.get(d["document_id"], d.get("story_id"))) for d in docs]
 
 
 def refresh(store: Store, relink_first: bool = False) -> None:
@@ -436,7 +482,7 @@ def refresh(store: Store, relink_first: bool = False) -> None:
                         (r["payload"].get("was"), r["target"], r["payload"]["original"]),
                     )
     incs, docs = _current(store)
-    new_incs, new_docs = apply_reviews(store, incs, docs)
+    new_incs, new_docs = apply_reviews(store, incs, _machine_stories(store, docs))
     with store.transaction():
         write_incidents(store, new_incs)
         _store_docs(store, docs, new_docs)

@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from corroborator.linking import copies, corroboration, declared, names, state, stories
+from corroborator.linking import copies, corroboration, declared, names, state, stories, suggest
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.storage.db import Store
@@ -89,6 +89,15 @@ def _relink_all(store: Store) -> Links:
     with store.transaction():
         _write(store, docs, links)
         state.save_all(store, docs, sigs, rows, links, story_index, items, groups)
+        plain = [it for it, _ in items]
+        cluster_of = {
+            plain[i].key: rec["incident_id"]
+            for g, rec in zip(groups, links.incidents, strict=True)
+            for i in g
+        }
+        types = {it.key: it.incident.type for it in plain}
+        suggest.write_incident_suggestions(store, suggestions, cluster_of, types)
+        suggest.write_story_suggestions(store, story_index.near)
     return links
 
 

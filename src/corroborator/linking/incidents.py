@@ -107,6 +107,7 @@ class Suggestion:
     a: str
     b: str
     score: float
+    reasons: tuple[str, ...] = ()  # the evidence `compare` found, shown to the reviewer
 
 
 @dataclass
@@ -492,7 +493,12 @@ def link(
     )
     suggestions = sorted(
         (
-            Suggestion(min(items[i].key, items[j].key), max(items[i].key, items[j].key), ps.score)
+            Suggestion(
+                min(items[i].key, items[j].key),
+                max(items[i].key, items[j].key),
+                ps.score,
+                tuple(ps.reasons),
+            )
             for (i, j), ps in scored.items()
             if ps.score >= suggest and owner[i] != owner[j]
         ),

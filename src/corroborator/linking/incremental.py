@@ -15,7 +15,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from corroborator.linking import build, copies, declared, names, state, stories
+from corroborator.linking import build, copies, declared, names, state, stories, suggest
 from corroborator.linking import incidents as incident_links
 from corroborator.linking.build import Links
 from corroborator.storage.db import Store
@@ -375,6 +375,7 @@ def _story(store: Store, doc: stories.StoryDoc, n_docs: int) -> str:
     for slot in sorted(df.dirty):
         store.execute("DELETE FROM term_df WHERE slot = ?", (slot,))
         store.execute("INSERT INTO term_df (slot, n) VALUES (?, ?)", (slot, df.counts[slot]))
+    suggest.write_story_suggestions(store, index.near, only=doc.doc_id)
     return story
 
 
@@ -432,13 +433,15 @@ def _incidents(
         pool.append((item, raw))
     pool += new
     items = [it for it, _ in pool]
-    groups, _suggestions = incident_links.link(items)
+    groups, suggestions = incident_links.link(items)
     written: list[dict[str, Any]] = []
     kept: set[str] = set()
+    cluster_of: dict[str, str] = {}
     for g in groups:
         members = [items[i] for i in g]
         cid = incident_links.cluster_id(members)
         kept.add(cid)
+        cluster_of.update((m.key, cid) for m in members)
         if old.get(cid) == {m.key for m in members}:
             continue  # unchanged: its stored row (and any review on it) stays as it is
         rec = build.incident_record(members, aliases)
@@ -453,4 +456,6 @@ def _incidents(
     for cid in set(old) - kept:
         store.execute("DELETE FROM incidents WHERE incident_id = ?", (cid,))
         store.execute("DELETE FROM entity_refs WHERE ref_id = ?", (cid,))
+    types = {it.key: it.incident.type for it in items}
+    suggest.write_incident_suggestions(store, suggestions, cluster_of, types, set(cluster_of))
     return written

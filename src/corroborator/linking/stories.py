@@ -38,6 +38,8 @@ HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days bey
 W_TEXT = 0.7
 W_ENT = 0.3
 THRESHOLD = 0.08
+# A story scoring this share of THRESHOLD but below it is a reviewer's "possible same story".
+NEAR_SHARE = 0.6
 ENT_MODE = "cosine"
 
 _WORD = re.compile(r"[a-z][a-z'-]+")
@@ -148,6 +150,8 @@ class StoryIndex:
         self._postings: dict[str, list[str]] = defaultdict(list)
         self.story_of: dict[str, str] = {}
         self.members: dict[str, list[str]] = defaultdict(list)
+        # doc -> (its closest member of the best story it just missed, that story's score)
+        self.near: dict[str, tuple[str, float]] = {}
 
     def observe(self, doc: StoryDoc) -> None:
         """Count the document's terms for IDF. Counts are not kept (recomputed when linking):
@@ -234,17 +238,24 @@ class StoryIndex:
         return story
 
     def _best_story(self, vec: _Vec) -> str | None:
-        per_story: dict[str, list[float]] = defaultdict(list)
+        """The story scoring highest at or above the threshold; the best one scoring just
+        below it (and not joined) is kept in `near` as a suggestion for a reviewer."""
+        per_story: dict[str, list[tuple[float, str]]] = defaultdict(list)
         for cand in self.candidates(vec):
             sim = self.similarity(vec, self._vecs[cand])
             if sim > 0:
-                per_story[self.story_of[cand]].append(sim)
+                per_story[self.story_of[cand]].append((sim, cand))
         best, best_score = None, self.threshold
+        near: tuple[float, str] | None = None
         for story, sims in per_story.items():
-            mean = sum(sims) / len(self.members[story])  # members outside the blocks count 0
-            score = 0.5 * (mean + max(sims))
+            mean = sum(s for s, _ in sims) / len(self.members[story])  # others count 0
+            score = 0.5 * (mean + max(s for s, _ in sims))
             if score >= best_score:
                 best, best_score = story, score
+            if self.threshold * NEAR_SHARE <= score < self.threshold:
+                near = max(near or (0.0, ""), (score, max(sims)[1]))
+        if near:
+            self.near[vec.doc_id] = (near[1], round(near[0], 4))
         return best
 
 

@@ -249,4 +249,25 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX media_keys_key ON media_keys(key)",
         ],
     ),
+    (
+        "0007_suggest_link_suggestions",
+        [
+            # "Possible same incident / story" pairs a relink scored just below its bar, one
+            # row per item pair (`item_a`/`item_b`: incident item keys, or the documents
+            # for stories); `a`/`b` are the current incident (or document) ids they belong to.
+            """CREATE TABLE link_suggestions (
+                kind TEXT NOT NULL,
+                item_a TEXT NOT NULL,
+                item_b TEXT NOT NULL,
+                a TEXT NOT NULL,
+                b TEXT NOT NULL,
+                score REAL NOT NULL,
+                reason TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (kind, item_a, item_b)
+            )""",
+            "CREATE INDEX link_suggestions_a ON link_suggestions(a)",
+            "CREATE INDEX link_suggestions_b ON link_suggestions(b)",
+        ],
+    ),
 ]

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from corroborator import review
 from corroborator.exports.records import DOCUMENT_FIELDS
 from corroborator.models import ENTITY_KINDS, INCIDENT_TYPES, SPEAKER_ROLES, STANCES, STATUSES
-from corroborator.web import queries
+from corroborator.web import queries, suggestions
 from corroborator.web.app import check_csrf, web
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -29,13 +29,16 @@ class PageOut(BaseModel):
 
 
 class ReviewIn(BaseModel):
-    action: Literal["confirm", "reject", "merge", "split", "correct", "copy", "undo"]
+    action: Literal[
+        "confirm", "reject", "merge", "split", "correct", "copy", "undo", "keep_apart", "same_story"
+    ]
     target: str = Field(min_length=1, max_length=200, description="incident, document or review id")
     payload: dict[str, Any] = Field(
         default_factory=dict,
         description=(
             "merge: {other}; split: {mentions: [{document_id, start, end}]}; "
-            "correct: {field, value}; copy: {original}"
+            "correct: {field, value}; copy: {original}; keep_apart: {other, kind: incident|story};"
+            " same_story: {other} (document ids)"
         ),
     )
     reviewer: str = Field(min_length=1, max_length=200)
@@ -146,6 +149,21 @@ def api_entities(
 ) -> PageOut:
     total, items = queries.search_entities(web(request).store(), kind, q, page, per_page)
     return PageOut(total=total, page=page, per_page=per_page, items=items)
+
+
+@router.get("/suggestions", response_model=PageOut)
+def api_suggestions(
+    request: Request,
+    kind: Annotated[Literal["incident", "story"] | None, Query()] = None,
+    about: Text = None,
+    page: Page = 1,
+    per_page: PerPage = 50,
+) -> PageOut:
+    """Open "possible same incident / same story" pairs, best first. Accept one with a
+    `merge` (incidents) or `same_story` (documents) review, reject it with `keep_apart`."""
+    found = suggestions.pending(web(request).store(), kind, about)
+    items = [suggestions.public(s) for s in found[(page - 1) * per_page : page * per_page]]
+    return PageOut(total=len(found), page=page, per_page=per_page, items=items)
 
 
 @router.get("/reviews")

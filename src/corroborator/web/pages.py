@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from corroborator import review
 from corroborator.models import INCIDENT_TYPES, STATUSES
-from corroborator.web import charts, dossier, highlight, queries
+from corroborator.web import charts, dossier, highlight, queries, suggestions
 from corroborator.web.app import check_csrf, web
 
 router = APIRouter(include_in_schema=False)
@@ -66,6 +66,7 @@ def incidents_page(request: Request) -> HTMLResponse:
         sort=sort,
         facets=queries.facet_counts(store, f),
         all_count=queries.incident_total(store),
+        open_suggestions=len(suggestions.pending(store)),
         types=INCIDENT_TYPES,
         statuses=STATUSES,
     )
@@ -73,13 +74,15 @@ def incidents_page(request: Request) -> HTMLResponse:
 
 @router.get("/incidents/{incident_id}", response_class=HTMLResponse)
 def incident_page(request: Request, incident_id: str) -> HTMLResponse:
-    d = dossier.build(web(request).store(), incident_id)
+    store = web(request).store()
+    d = dossier.build(store, incident_id)
     if d is None:
         return _render(request, "error.html", 404, message=f"No incident {incident_id}.")
     return _render(
         request,
         "incident.html",
         d=d,
+        suggested=suggestions.pending(store, "incident", incident_id),
         inc=d.incident,
         types=INCIDENT_TYPES,
         statuses=STATUSES,
@@ -289,3 +292,46 @@ def undo_review(
     except review.ReviewError as exc:
         return _back(path, f"Not recorded: {exc}")
     return _back(path, f"Undid {review_id} ({done['review_id']}).")
+
+
+@router.get("/suggestions", response_class=HTMLResponse)
+def suggestions_page(
+    request: Request, kind: str | None = None, about: str | None = None
+) -> HTMLResponse:
+    kind = kind if kind in review.PAIR_KINDS else None
+    about = (about or "")[:200] or None
+    return _render(
+        request,
+        "suggestions.html",
+        items=suggestions.pending(web(request).store(), kind, about),
+        kind=kind or "",
+        about=about or "",
+        lead=suggestions.lead,
+    )
+
+
+@router.post("/suggestions/decide")
+def decide_suggestion(
+    request: Request,
+    kind: Annotated[str, Form()],
+    a: Annotated[str, Form()],
+    b: Annotated[str, Form()],
+    decision: Annotated[str, Form()],
+    reviewer: Annotated[str, Form()] = "",
+    reason: Annotated[str, Form()] = "",
+    csrf: Annotated[str, Form()] = "",
+    back: Annotated[str, Form()] = "/suggestions",
+) -> Response:
+    """Accept (merge / same_story) or reject (keep_apart) one suggested pair."""
+    check_csrf(request, csrf)
+    path = back if back.startswith("/") and not back.startswith("//") else "/suggestions"
+    if kind not in review.PAIR_KINDS or decision not in ("accept", "reject"):
+        raise HTTPException(400, "unknown suggestion kind or decision")
+    accept = {"incident": "merge", "story": "same_story"}[kind]
+    action = accept if decision == "accept" else "keep_apart"
+    payload = {"other": b} | ({"kind": kind} if action == "keep_apart" else {})
+    try:
+        done = review.submit(web(request).store(), action, a, payload, reviewer, reason)
+    except review.ReviewError as exc:
+        return _back(path, f"Not recorded: {exc}")
+    return _back(path, f"Recorded {action} of {a} and {b} as {done['review_id']}.")

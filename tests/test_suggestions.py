@@ -1,0 +1,217 @@
+"""Near-miss suggestions on the real pipeline: stored by full and incremental relinks,
+decided by reviewers (merge / same_story / keep_apart), replayed over relinks, undoable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from corroborator import review
+from corroborator.cli import cli
+from corroborator.storage.db import Store, open_store
+from corroborator.web.app import create_app
+from corroborator.web.suggestions import pending
+
+# Two reports of one shelling, worded so the linker scores them below its merge bar.
+SHELLING = {
+    "a.txt": (
+        "Artillery shells struck a residential block in Kupiansk on 14 May 2023, killing four"
+        " civilians and wounding nine, the regional governor said. Rescuers pulled two residents"
+        " from the rubble of the five-storey building."
+    ),
+    "b.txt": (
+        "Four people died when rockets hit apartment houses in the town of Kupiansk on Sunday"
+        " 14 May 2023, according to local volunteers. Neighbours described smoke over the market"
+        " and broken windows across the district."
+    ),
+}
+# Two reports of one hospital strike sharing too few words to make one story on their own.
+HOSPITAL = {
+    "c.txt": (
+        "A drone strike damaged the maternity ward of the central hospital in Kherson on 3 June"
+        " 2023, the health ministry said. Doctors moved newborns to the basement. The ministry"
+        " said the building had no military use and asked international monitors to visit the"
+        " ward."
+    ),
+    "d.txt": (
+        "Staff at the city's main hospital spent the night treating patients in corridors after"
+        " the drone strike on 3 June 2023. A nurse said windows on three floors were blown out."
+        " Volunteers brought generators because power to the district failed."
+    ),
+}
+OTHER = {
+    "e.txt": (
+        "Prosecutors in Kyiv opened a case on 10 June 2023 into the deportation of children from"
+        " occupied Melitopol, officials said. Parents told investigators the children were taken"
+        " to camps in Crimea."
+    ),
+}
+ALL = {**SHELLING, **HOSPITAL, **OTHER}
+
+
+def ingest(db: Path, folder: Path, texts: dict[str, str]) -> str:
+    folder.mkdir(parents=True)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(cli, ["--db", str(db), "ingest", "--quiet", str(folder)])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def relink_all(db: Path) -> None:
+    res = CliRunner().invoke(cli, ["--db", str(db), "extract", "--all", "--quiet"])
+    assert res.exit_code == 0, res.output
+
+
+def build(tmp_path: Path, texts: dict[str, str] = ALL) -> Path:
+    db = tmp_path / "s.db"
+    ingest(db, tmp_path / "in", texts)
+    return db
+
+
+def files(s: dict[str, Any]) -> set[str]:
+    if s["kind"] == "story":
+        return {s["left"]["source_file"], s["right"]["source_file"]}
+    return {m["source_file"] for side in ("left", "right") for m in s[side]["mentions"]}
+
+
+def incident_pair(store: Store) -> dict[str, Any]:
+    found = [s for s in pending(store, "incident") if files(s) == set(SHELLING)]
+    assert len(found) == 1, [(s["reason"], files(s)) for s in pending(store)]
+    return found[0]
+
+
+def story_pair(store: Store) -> dict[str, Any]:
+    found = [s for s in pending(store, "story") if files(s) == set(HOSPITAL)]
+    assert len(found) == 1, [(s["reason"], files(s)) for s in pending(store)]
+    return found[0]
+
+
+def incident_ids(store: Store) -> set[str]:
+    return {r["incident_id"] for r in store.rows("SELECT incident_id FROM incidents")}
+
+
+def stories_of(store: Store) -> dict[str, str]:
+    return {d["source_file"]: d["story_id"] for d in store.documents(with_text=False)}
+
+
+def test_full_ingest_suggests_the_near_misses(tmp_path: Path) -> None:
+    store = open_store(str(build(tmp_path)))
+    s = incident_pair(store)
+    assert {s["a"], s["b"]} <= incident_ids(store) and s["a"] != s["b"]
+    assert 0.3 <= s["score"] < 0.5 and s["reason"].startswith("same type ")
+    assert s["left"]["type"] == s["right"]["type"]
+    st = story_pair(store)
+    assert stories_of(store)["c.txt"] != stories_of(store)["d.txt"]
+    assert "one story needs" in st["reason"]
+
+
+def test_incremental_ingest_suggests_them_too(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    ingest(db, tmp_path / "first", {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"]})
+    out = ingest(db, tmp_path / "later", {"b.txt": SHELLING["b.txt"], "d.txt": HOSPITAL["d.txt"]})
+    assert "(incremental)" in out
+    store = open_store(str(db))
+    incident_pair(store)
+    story_pair(store)
+    before = {(s["kind"], s["a"], s["b"]) for s in pending(store)}
+    relink_all(db)  # the full relink finds the same pairs
+    assert {(s["kind"], s["a"], s["b"]) for s in pending(store)} == before
+
+
+def test_accepting_merges_and_the_merge_survives_extract_all(tmp_path: Path) -> None:
+    db = build(tmp_path)
+    store = open_store(str(db))
+    s = incident_pair(store)
+    n = len(incident_ids(store))
+    review.submit(store, "merge", s["a"], {"other": s["b"]}, "ana", "same shelling, same day")
+    for _ in range(2):
+        assert s["b"] not in incident_ids(store) and len(incident_ids(store)) == n - 1
+        rows = store.rows("SELECT record FROM incidents WHERE incident_id = ?", (s["a"],))
+        merged = json.loads(rows[0]["record"])
+        assert {m["source_file"] for m in merged["mentions"]} >= set(SHELLING)
+        assert not [x for x in pending(store, "incident") if s["a"] in (x["a"], x["b"])]
+        relink_all(db)
+
+
+def test_rejecting_hides_it_over_relinks_and_undo_restores_it(tmp_path: Path) -> None:
+    db = build(tmp_path)
+    store = open_store(str(db))
+    s = incident_pair(store)
+    n = len(incident_ids(store))
+    with pytest.raises(review.ReviewError):  # a reason is required, like other actions
+        review.submit(store, "keep_apart", s["a"], {"other": s["b"], "kind": "incident"}, "ana")
+    done = review.submit(
+        store, "keep_apart", s["a"], {"other": s["b"], "kind": "incident"}, "ana", "two strikes"
+    )
+    assert store.ledger()[-1].subject == done["review_id"]
+    for _ in range(2):
+        assert not [x for x in pending(store, "incident") if files(x) == set(SHELLING)]
+        assert len(incident_ids(store)) == n  # nothing merged or removed
+        relink_all(db)
+    review.submit(store, "undo", done["review_id"], {}, "ben", "same strike after all")
+    assert incident_pair(store)["a"] == s["a"]
+
+
+def test_accepting_a_story_suggestion_gives_one_story_id(tmp_path: Path) -> None:
+    db = build(tmp_path)
+    store = open_store(str(db))
+    st = story_pair(store)
+    with pytest.raises(review.ReviewError):
+        review.submit(store, "same_story", st["a"], {"other": st["a"]}, "ana", "x")
+    done = review.submit(store, "same_story", st["a"], {"other": st["b"]}, "ana", "one strike")
+    for _ in range(2):
+        got = stories_of(store)
+        assert got["c.txt"] == got["d.txt"]
+        assert not pending(store, "story")
+        relink_all(db)
+    review.submit(store, "undo", done["review_id"], {}, "ben", "different hospitals")
+    got = stories_of(store)
+    assert got["c.txt"] != got["d.txt"]
+    story_pair(store)
+
+
+def test_story_keep_apart_hides_only_that_pair(tmp_path: Path) -> None:
+    store = open_store(str(build(tmp_path)))
+    st = story_pair(store)
+    review.submit(
+        store, "keep_apart", st["a"], {"other": st["b"], "kind": "story"}, "ana", "two wards"
+    )
+    assert not [x for x in pending(store, "story") if files(x) == set(HOSPITAL)]
+    assert incident_pair(store)  # the incident suggestion is untouched
+
+
+XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=1">'
+
+
+def test_page_escapes_hostile_text_and_forms_need_csrf(tmp_path: Path) -> None:
+    texts = {**SHELLING, **HOSPITAL}
+    db = build(tmp_path, {n: t.replace("2023, ", f"2023, {XSS} ", 1) for n, t in texts.items()})
+    client = TestClient(create_app(str(db), db.with_suffix(".archive")), follow_redirects=False)
+    page = client.get("/suggestions").text
+    assert "<script>window" not in page and "onerror=" not in page.replace("onerror=&#34;", "")
+    assert "&lt;script&gt;" in page and "Accept" in page and "Reject" in page
+    assert 'href="/suggestions"' in client.get("/").text
+    api = client.get("/api/suggestions?kind=incident").json()
+    assert api["total"] >= 1 and {"a", "b", "score", "reason", "left", "right"} <= set(
+        api["items"][0]
+    )
+    s = api["items"][0]
+    assert f"/suggestions?about={s['a']}" in client.get(f"/incidents/{s['a']}").text
+    form = {"kind": "incident", "a": s["a"], "b": s["b"], "decision": "accept"}
+    form |= {"reviewer": "ana", "reason": "same shelling"}
+    assert client.post("/suggestions/decide", data=form).status_code == 403
+    csrf = client.get("/api/csrf").json()["csrf"]
+    resp = client.post("/suggestions/decide", data={**form, "csrf": csrf})
+    assert resp.status_code == 303 and "Recorded merge" in client.get(resp.headers["location"]).text
+    assert s["b"] not in {i["incident_id"] for i in client.get("/api/incidents").json()["items"]}
+    story = client.get("/api/suggestions?kind=story").json()["items"][0]
+    body = {"action": "keep_apart", "target": story["a"], "reviewer": "ana", "reason": "no"}
+    body["payload"] = {"other": story["b"], "kind": "story"}
+    assert client.post("/api/reviews", json=body, headers={"X-CSRF-Token": csrf}).status_code == 201
+    assert client.get("/api/suggestions?kind=story").json()["total"] == 0
