@@ -13,8 +13,8 @@ from spacy.language import Language
 
 from corroborator.models import Quote
 from corroborator.nlp.pipeline import DocContext, load_nlp
-from corroborator.nlp.quote_marks import scan_quotes
-from corroborator.nlp.stages.quotes import QuotesStage
+from corroborator.nlp.quotes import QuotesStage
+from corroborator.nlp.quotes.marks import scan_quotes
 
 SHARED = Path("/work/shared")
 

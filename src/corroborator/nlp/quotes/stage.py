@@ -1,7 +1,7 @@
 """Direct quotations with their speakers, the speaker's role and the quote's stance.
 
-Quote marks are found by `quote_marks.scan_quotes`, speakers by `quote_speakers` (who may
-speak) and `quote_attribution` (who speaks each quote), roles and stance by `quote_roles`.
+Quote marks are found by `marks.scan_quotes`, speakers by `speakers` (who may
+speak) and `attribution` (who speaks each quote), roles and stance by `roles`.
 This stage runs them in order and builds the records.
 """
 
@@ -11,17 +11,17 @@ from spacy.tokens import Doc
 
 from corroborator.models import Quote
 from corroborator.nlp.pipeline import DocContext, text_of
-from corroborator.nlp.quote_attribution import Attribution, Attributor
-from corroborator.nlp.quote_lexicon import Lexicon, cue_lemma, lexicon
-from corroborator.nlp.quote_marks import MarkedQuote, scan_quotes
-from corroborator.nlp.quote_roles import (
+from corroborator.nlp.quotes.attribution import Attribution, Attributor
+from corroborator.nlp.quotes.lexicon import Lexicon, cue_lemma, lexicon
+from corroborator.nlp.quotes.marks import MarkedQuote, scan_quotes
+from corroborator.nlp.quotes.roles import (
     narrates,
     narrative_evidence,
     quote_denies,
     role_of,
     self_report,
 )
-from corroborator.nlp.quote_speakers import Discourse
+from corroborator.nlp.quotes.speakers import Discourse
 
 MIN_WORDS = 4
 DEFENDERS = ("official", "accused")

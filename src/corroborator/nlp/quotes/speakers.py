@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc, Span, Token
 
 from corroborator.nlp.pipeline import text_of
-from corroborator.nlp.quote_lexicon import (
+from corroborator.nlp.quotes.lexicon import (
     DETERMINERS,
     DROP_WORDS,
     GENERIC_HEADS,
@@ -29,7 +29,7 @@ from corroborator.nlp.quote_lexicon import (
     is_cue,
     lexicon,
 )
-from corroborator.nlp.quote_marks import paragraphs
+from corroborator.nlp.quotes.marks import paragraphs
 
 MAX_BACK = 6  # sentences a pronoun may look back
 

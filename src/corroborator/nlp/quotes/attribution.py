@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Token
 
 from corroborator.nlp.pipeline import text_of
-from corroborator.nlp.quote_lexicon import FIRST_PERSON, Lexicon, cue_lemma, is_cue
-from corroborator.nlp.quote_marks import MarkedQuote
-from corroborator.nlp.quote_speakers import Discourse, Referent
+from corroborator.nlp.quotes.lexicon import FIRST_PERSON, Lexicon, cue_lemma, is_cue
+from corroborator.nlp.quotes.marks import MarkedQuote
+from corroborator.nlp.quotes.speakers import Discourse, Referent
 
 
 def _same_line(a: Token, b: Token) -> bool:
