@@ -391,6 +391,59 @@ class Discourse:
         self._mention(tok, ref)
         return ref
 
+    def label_referent(self, label: tuple[int, int]) -> Referent:
+        """The speaker a transcript label names: "DOVZHENKO" is the Dovzhenko of the
+        introduction, "SOLDIER" the soldier it introduced, else the label's own words."""
+        words = text_of(self.doc)[label[0] : label[1]]
+        title = " ".join(w.capitalize() for w in words.split())
+        low = words.lower()
+        for ref in self.referents:
+            if ref.kind == "name" and ref.canonical.lower() == low:
+                return ref
+        if len(words.split()) == 1:
+            ref = self.names.get(_surname_key(title)) or self._first_name(low)
+            if ref is not None:
+                return ref
+            if low in self.lex.persons:
+                found = next((r for r in self.referents if low in r.heads), None)
+                if found is not None:
+                    return found
+                noun = self.lex.persons[low]
+                ref = Referent(low, label, "desc", gender=noun.gender, heads={low})
+                self.referents.append(ref)
+                return ref
+        key = _surname_key(title)
+        ref = self.names.get(key)
+        if ref is None or ref.canonical.split()[0].lower() != low.split()[0]:
+            ref = Referent(title, None, "name")
+            self.referents.append(ref)
+        return ref
+
+    def _first_name(self, low: str) -> Referent | None:
+        return next(
+            (
+                r
+                for r in self.referents
+                if r.kind == "name" and r.canonical.split()[0].lower() == low
+            ),
+            None,
+        )
+
+    def interviewee(self, before: int) -> Referent | None:
+        """The person an interview's introduction is about: the named person mentioned most
+        before the first question (the first named on a tie)."""
+        counts: dict[int, int] = {}
+        refs: dict[int, Referent] = {}
+        for m in self.mentions:
+            if self.doc[m.token].idx >= before:
+                break
+            if m.referent.kind == "name":
+                counts[id(m.referent)] = counts.get(id(m.referent), 0) + 1
+                refs.setdefault(id(m.referent), m.referent)
+        if not counts:
+            return None
+        return refs[max(counts, key=lambda k: counts[k])]
+
     def _body_before(self, tok: Token) -> Token | None:
         """ "The association said ... It described the strike as ...": "it" speaking is the
         nearest organisation that was the subject of a sentence just before."""

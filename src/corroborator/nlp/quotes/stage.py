@@ -22,6 +22,7 @@ from corroborator.nlp.quotes.roles import (
     self_report,
 )
 from corroborator.nlp.quotes.speakers import Discourse
+from corroborator.nlp.quotes.turns import Turn, find_turns
 
 MIN_WORDS = 4
 DEFENDERS = ("official", "accused")
@@ -49,15 +50,44 @@ def _known_names(ctx: DocContext) -> dict[int, str]:
     return known
 
 
+def _merge(marks: list[MarkedQuote], turns: list[Turn]) -> list[MarkedQuote]:
+    """Marked quotes and unmarked turns in text order; a quote nested in a turn is part
+    of the turn's words."""
+    spans = [(t.quote.start, t.quote.end) for t in turns]
+    outside = [q for q in marks if not any(lo <= q.start < hi for lo, hi in spans)]
+    return sorted([*outside, *(t.quote for t in turns)], key=lambda q: q.start)
+
+
+def _label_speakers(
+    kept: list[MarkedQuote], attributions: list[Attribution], turns: list[Turn], disc: Discourse
+) -> None:
+    """A transcript label names its turn's speaker; an answer is the interviewee's."""
+    by_quote = {t.quote: t for t in turns}
+    for k, q in enumerate(kept):
+        turn = by_quote.get(q)
+        if turn is None:
+            continue
+        if turn.label is not None:
+            attributions[k] = Attribution(disc.label_referent(turn.label), None, "label")
+        elif turn.answer:
+            ref = disc.interviewee(q.para_start)
+            first = min((t.quote.para_start for t in turns if t.answer), default=q.para_start)
+            ref = disc.interviewee(first) or ref
+            if ref is not None:
+                attributions[k] = Attribution(ref, None, "answer")
+
+
 def extract_quotes(ctx: DocContext) -> list[Quote]:
     """Quotes of four or more words with speaker, role and stance."""
     doc = ctx.doc
     text = text_of(doc)
     lex = lexicon()
-    marks = scan_quotes(text)
+    turns = find_turns(text, lex)
+    marks = _merge(scan_quotes(text), turns)
     disc = Discourse(doc, _inside_mask(doc, marks), _known_names(ctx))
     kept = [q for q in marks if len(text[q.start : q.end].split()) >= MIN_WORDS]
     attributions = Attributor(doc, kept, disc).attribute()
+    _label_speakers(kept, attributions, turns, disc)
     narrative_evidence(disc)
 
     drafts: list[tuple[Quote, Attribution, MarkedQuote]] = []
