@@ -32,6 +32,7 @@ from corroborator.nlp.quotes.lexicon import (
 from corroborator.nlp.quotes.marks import paragraphs
 
 MAX_BACK = 6  # sentences a pronoun may look back
+CAPTURED = {"capture", "detain", "arrest", "hold"}
 
 
 @dataclass(eq=False)
@@ -51,6 +52,7 @@ class Referent:
     harmed: bool = False
     denies: bool = False
     narrates: bool = False  # quoted in the first person about what happened
+    ages: set[str] = field(default_factory=set)  # "Ivan Petrov, 22," -> "the 22-year-old"
 
 
 @dataclass(eq=False)
@@ -136,6 +138,8 @@ class Discourse:
                 self._add_pronoun(tok, POSSESSIVES[tok.lower_])
             elif self._is_person_noun(tok) and not self._titles_a_name(tok, person_ents):
                 self._add_description(tok)
+            elif tok.dep_ in SUBJECTS and _age_of(tok) is not None:
+                self._add_age(tok)
 
     def _person_spans(self) -> dict[int, Span]:
         """PERSON entities, plus proper names the small model mislabels but the syntax
@@ -146,6 +150,15 @@ class Discourse:
                 continue
             if self._comma_appos(tok):
                 spans[tok.i] = tok.doc[tok.i : tok.i + 1]
+                continue
+            introduced = tok.dep_ != "compound" and any(
+                c.dep_ == "appos" and self._is_person_noun(c) and c.i == tok.i + 3
+                for c in tok.children
+            )  # "Pavlo Shevchuk, a tractor driver": a person, whatever the tagger says
+            if introduced and tok.ent_type_ in ("", "PERSON", "GPE", "LOC", "ORG"):
+                chunk = _name_chunk(tok)
+                for t in chunk:
+                    spans[t.i] = chunk
                 continue
             if tok.dep_ == "compound" or tok.ent_type_ in ("GPE", "LOC", "DATE", "NORP"):
                 continue
@@ -256,6 +269,14 @@ class Discourse:
         for child in head.children:
             if child.dep_ == "appos" and child.lemma_.lower() in self.lex.persons:
                 ref.heads |= _heads(child, self.lex)
+                ref.ages |= {a for a in map(_age_of, child.children) if a}
+            if child.dep_ == "appos" and child.like_num:
+                ref.ages.add(child.text)  # "Maria Hordiyenko, 43,"
+        nxt = self.doc[ent.end : ent.end + 3]
+        if len(nxt) == 3 and nxt[0].text == "," and nxt[1].like_num and nxt[2].text == ",":
+            ref.ages.add(nxt[1].text)
+        if head.dep_ == "nsubjpass" and head.head.lemma_.lower() in CAPTURED:
+            ref.heads.add("prisoner")  # "X was captured": "the POW" may refer back to X
         mention = self._mention(head, ref)
         for t in ent:
             self.by_token[t.i] = mention
@@ -278,6 +299,22 @@ class Discourse:
                 ref.gender = gender
             self._mention(tok, ref)
 
+    def _add_age(self, tok: Token) -> None:
+        """ "The 22-year-old said": whoever the text introduced with that age, else the
+        description as written."""
+        age = _age_of(tok)
+        ref = self.resolve(tok.i, lambda r: age in r.ages and not r.plural)
+        if ref is None:
+            start = tok.doc[tok.left_edge.i].idx if tok.left_edge.i >= tok.i - 5 else tok.idx
+            while text_of(self.doc)[start].lower() in "the ":
+                start += 1
+                if text_of(self.doc)[start - 1] == " ":
+                    break
+            text = text_of(self.doc)[start : tok.idx + len(tok.text)]
+            ref = Referent(text, (start, tok.idx + len(tok.text)), "desc", ages={age or ""})
+            self.referents.append(ref)
+        self._mention(tok, ref)
+
     def _add_description(self, tok: Token) -> None:
         lemma = tok.lemma_.lower()
         noun = self.lex.persons[lemma]
@@ -286,8 +323,15 @@ class Discourse:
         start, end = _description_span(tok)
         text = text_of(self.doc)[start:end]
         ref: Referent | None = None
-        if plural or noun.role == "proxy":
+        described = self.by_token.get(tok.head.i) if tok.dep_ == "appos" else None
+        if described is not None:
+            ref = described.referent  # "Her son, a 27-year-old electrician,"
+            ref.ages |= {a for a in map(_age_of, tok.children) if a}
+        elif plural:
             pass
+        elif noun.role == "proxy":
+            if "the" in words:  # "The spokesman added": the spokesman named before
+                ref = self.resolve(tok.i, lambda r: lemma in r.heads and r.kind == "name")
         elif words & {"a", "an"} and not words & NEW_MARKERS - {"a", "an"}:
             ref = self._same_text(text)  # a repeated caption or lead
         elif not words & NEW_MARKERS:
@@ -401,9 +445,9 @@ class Discourse:
             if ref.kind == "name" and ref.canonical.lower() == low:
                 return ref
         if len(words.split()) == 1:
-            ref = self.names.get(_surname_key(title)) or self._first_name(low)
-            if ref is not None:
-                return ref
+            named = self.names.get(_surname_key(title)) or self._first_name(low)
+            if named is not None:
+                return named
             if low in self.lex.persons:
                 found = next((r for r in self.referents if low in r.heads), None)
                 if found is not None:
@@ -412,11 +456,11 @@ class Discourse:
                 ref = Referent(low, label, "desc", gender=noun.gender, heads={low})
                 self.referents.append(ref)
                 return ref
-        key = _surname_key(title)
-        ref = self.names.get(key)
-        if ref is None or ref.canonical.split()[0].lower() != low.split()[0]:
-            ref = Referent(title, None, "name")
-            self.referents.append(ref)
+        same = self.names.get(_surname_key(title))
+        if same is not None and same.canonical.split()[0].lower() == low.split()[0]:
+            return same
+        ref = Referent(title, None, "name")
+        self.referents.append(ref)
         return ref
 
     def _first_name(self, low: str) -> Referent | None:
@@ -488,6 +532,18 @@ class Discourse:
         self.referents.append(ref)
         self._mention(tok, ref)
         return ref
+
+
+def _age_of(tok: Token) -> str | None:
+    """ "22-year-old": the number, when `tok` is the "old" of such a compound."""
+    if tok.lower_ != "old":
+        return None
+    for year in tok.children:
+        if year.lower_ in ("year", "years"):
+            num = next((c for c in year.children if c.like_num), None)
+            if num is not None:
+                return num.text
+    return None
 
 
 def _heads(tok: Token, lex: Lexicon) -> set[str]:
