@@ -339,7 +339,11 @@ class Discourse:
         if ref is None:
             ref = Referent(text, (start, end), "desc", plural, noun.gender, {lemma})
             self.referents.append(ref)
-        elif ref.kind == "desc" and len(text.split()) > len(ref.canonical.split()):
+        elif (
+            described is None
+            and ref.kind == "desc"
+            and len(text.split()) > len(ref.canonical.split())
+        ):
             ref.canonical, ref.span = text, (start, end)  # the fullest description names it
         if lemma not in GENERIC_HEADS:
             ref.heads |= _heads(tok, self.lex)
@@ -434,6 +438,22 @@ class Discourse:
             self.referents.append(ref)
         self._mention(tok, ref)
         return ref
+
+    def mention_span(self, tok: Token) -> tuple[int, int]:
+        """Offsets of the words a subject token stands in: a name, a description, a pronoun."""
+        ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
+        if ent is not None and ent.label_ in ("PERSON", "ORG", "NORP", "GPE"):
+            return _strip_possessive(ent)
+        if tok.pos_ == "PROPN":
+            chunk = _name_chunk(tok)
+            return chunk.start_char, chunk.end_char
+        if tok.pos_ in ("NOUN", "ADJ") or tok.lower_ == "old":
+            start, end = _description_span(tok)
+            det = tok.doc[tok.left_edge.i]
+            if det.lower_ in ("the", "a", "an") and det.i < tok.i and det.idx < start:
+                start = det.idx  # "the tank driver", as written
+            return start, end
+        return tok.idx, tok.idx + len(tok.text)
 
     def label_referent(self, label: tuple[int, int]) -> Referent:
         """The speaker a transcript label names: "DOVZHENKO" is the Dovzhenko of the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from corroborator.models import Quote
+from corroborator.models import Quote, TextSpan
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.quotes.attribution import Attribution, Attributor
 from corroborator.nlp.quotes.lexicon import Lexicon, cue_lemma, lexicon
@@ -50,6 +50,10 @@ def _known_names(ctx: DocContext) -> dict[int, str]:
     return known
 
 
+def _words(text: str, span: tuple[int, int] | None) -> TextSpan | None:
+    return TextSpan(span[0], span[1], text[span[0] : span[1]]) if span else None
+
+
 def _merge(marks: list[MarkedQuote], turns: list[Turn]) -> list[MarkedQuote]:
     """Marked quotes and unmarked turns in text order; a quote nested in a turn is part
     of the turn's words."""
@@ -68,13 +72,13 @@ def _label_speakers(
         if turn is None:
             continue
         if turn.label is not None:
-            attributions[k] = Attribution(disc.label_referent(turn.label), None, "label")
+            speaker = disc.label_referent(turn.label)
+            attributions[k] = Attribution(speaker, None, "label", turn.label)
         elif turn.answer:
-            ref = disc.interviewee(q.para_start)
-            first = min((t.quote.para_start for t in turns if t.answer), default=q.para_start)
-            ref = disc.interviewee(first) or ref
-            if ref is not None:
-                attributions[k] = Attribution(ref, None, "answer")
+            first = min(t.quote.para_start for t in turns if t.answer)
+            interviewee = disc.interviewee(first)
+            if interviewee is not None:
+                attributions[k] = Attribution(interviewee, None, "answer")
 
 
 def extract_quotes(ctx: DocContext) -> list[Quote]:
@@ -139,6 +143,8 @@ def extract_quotes(ctx: DocContext) -> list[Quote]:
                 role_of(ref, lex),
                 "denies" if denied else "asserts",
                 cue,
+                _words(text, att.mention),
+                _words(text, span) if ref.kind == "name" else None,
             )
         )
     return out
