@@ -33,6 +33,7 @@ from corroborator.nlp.quotes.marks import paragraphs
 
 MAX_BACK = 6  # sentences a pronoun may look back
 CAPTURED = {"capture", "detain", "arrest", "hold"}
+SELF_NAMING = {"introduce", "call", "identify", "give", "name"}
 
 
 @dataclass(eq=False)
@@ -151,10 +152,20 @@ class Discourse:
             if self._comma_appos(tok):
                 spans[tok.i] = tok.doc[tok.i : tok.i + 1]
                 continue
-            introduced = tok.dep_ != "compound" and any(
-                c.dep_ == "appos" and self._is_person_noun(c) and c.i == tok.i + 3
-                for c in tok.children
-            )  # "Pavlo Shevchuk, a tractor driver": a person, whatever the tagger says
+            introduced = (
+                tok.dep_ != "compound"
+                and any(
+                    c.dep_ == "appos" and self._is_person_noun(c) and c.i == tok.i + 3
+                    for c in tok.children
+                )
+                or (
+                    tok.dep_ == "appos"
+                    and tok.head.i == tok.i - 1
+                    and self._is_person_noun(tok.head)
+                )
+            )
+            # "Pavlo Shevchuk, a tractor driver", "his daughter Yulia": a person, whatever
+            # the tagger says
             if introduced and tok.ent_type_ in ("", "PERSON", "GPE", "LOC", "ORG"):
                 chunk = _name_chunk(tok)
                 for t in chunk:
@@ -293,7 +304,13 @@ class Discourse:
                 return plural
             return ref.plural == plural and (gender == "-" or ref.gender in ("-", gender))
 
-        ref = self.resolve(tok.i, fits)
+        def known(ref: Referent) -> float:
+            # "she" is likelier a person the text has named than a soldier of unknown
+            # sex mentioned since
+            unsure = ref.kind == "desc" and ref.gender == "-" and gender != "-"
+            return 0.5 if unsure else 1.0
+
+        ref = self.resolve(tok.i, fits, known)
         if ref is not None:
             if ref.kind != "org" and not plural and ref.gender == "-":
                 ref.gender = gender
@@ -377,7 +394,12 @@ class Discourse:
             found = self.resolve(tok.i, lambda r: fits(r) and lemma in r.heads)
         return found or self.resolve(tok.i, lambda r: fits(r) and same_group(r))
 
-    def resolve(self, before: int, accept: Callable[[Referent], bool]) -> Referent | None:
+    def resolve(
+        self,
+        before: int,
+        accept: Callable[[Referent], bool],
+        prefer: Callable[[Referent], float] | None = None,
+    ) -> Referent | None:
         """The most salient accepted referent before token `before`.
 
         Salience in the manner of Lappin and Leass: a referent is as salient as its most
@@ -395,7 +417,8 @@ class Discourse:
                 continue
             key = id(m.referent)
             refs[key] = m.referent
-            scores[key] = max(scores.get(key, 0.0), m.weight * 0.5**distance)
+            factor = prefer(m.referent) if prefer is not None else 1.0
+            scores[key] = max(scores.get(key, 0.0), m.weight * factor * 0.5**distance)
         if not scores:
             return None
         return refs[max(scores, key=lambda k: scores[k])]
@@ -610,6 +633,13 @@ def _named_by(tok: Token) -> Token | None:
             for name in child.children:
                 if name.pos_ == "PROPN":
                     return name
+        if child.dep_ == "relcl" and child.lemma_.lower() in SELF_NAMING:
+            # "a soldier, who introduces himself as Serhiy" / "who gave his name as Serhiy"
+            for prep in child.children:
+                if prep.dep_ == "prep" and prep.lower_ == "as":
+                    name = next((n for n in prep.children if n.pos_ == "PROPN"), None)
+                    if name is not None:
+                        return name
     return None
 
 
