@@ -637,9 +637,9 @@ def _named_by(tok: Token) -> Token | None:
             # "a soldier, who introduces himself as Serhiy" / "who gave his name as Serhiy"
             for prep in child.children:
                 if prep.dep_ == "prep" and prep.lower_ == "as":
-                    name = next((n for n in prep.children if n.pos_ == "PROPN"), None)
-                    if name is not None:
-                        return name
+                    given = next((n for n in prep.children if n.pos_ == "PROPN"), None)
+                    if given is not None:
+                        return given
     return None
 
 
