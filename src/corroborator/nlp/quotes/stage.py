@@ -55,11 +55,9 @@ def _words(text: str, span: tuple[int, int] | None) -> TextSpan | None:
 
 
 def _merge(marks: list[MarkedQuote], turns: list[Turn]) -> list[MarkedQuote]:
-    """Marked quotes and unmarked turns in text order; a quote nested in a turn is part
-    of the turn's words."""
-    spans = [(t.quote.start, t.quote.end) for t in turns]
-    outside = [q for q in marks if not any(lo <= q.start < hi for lo, hi in spans)]
-    return sorted([*outside, *(t.quote for t in turns)], key=lambda q: q.start)
+    """Marked quotes and unmarked turns in text order. A quote nested in a transcript
+    turn stays a quote of its own (the answer's "he told me: '...'" is his words)."""
+    return sorted([*marks, *(t.quote for t in turns)], key=lambda q: (q.start, -q.end))
 
 
 def _label_speakers(
@@ -76,9 +74,8 @@ def _label_speakers(
             attributions[k] = Attribution(speaker, None, "label", turn.label)
         elif turn.answer:
             first = min(t.quote.para_start for t in turns if t.answer)
-            interviewee = disc.interviewee(first)
-            if interviewee is not None:
-                attributions[k] = Attribution(interviewee, None, "answer")
+            # an answer is the interviewee's; unnamed ("witness K-14"), it is left out
+            attributions[k] = Attribution(disc.interviewee(first), None, "answer")
 
 
 def extract_quotes(ctx: DocContext) -> list[Quote]:
@@ -87,8 +84,11 @@ def extract_quotes(ctx: DocContext) -> list[Quote]:
     text = text_of(doc)
     lex = lexicon()
     turns = find_turns(text, lex)
-    marks = _merge(scan_quotes(text), turns)
-    disc = Discourse(doc, _inside_mask(doc, marks), _known_names(ctx))
+    marked = scan_quotes(text)
+    marks = _merge(marked, turns)
+    # a transcript turn or answer is narrative too: a quote nested in it has its own speaker
+    dashes = [t.quote for t in turns if t.label is None and not t.answer]
+    disc = Discourse(doc, _inside_mask(doc, marked + dashes), _known_names(ctx))
     kept = [q for q in marks if len(text[q.start : q.end].split()) >= MIN_WORDS]
     attributions = Attributor(doc, kept, disc).attribute()
     _label_speakers(kept, attributions, turns, disc)

@@ -47,19 +47,24 @@ def _has_marks(text: str) -> bool:
 def label_turns(text: str) -> list[Turn]:
     """Transcript turns and answers: paragraphs that open with a speaker label.
 
-    A document counts as a transcript only when at least two paragraphs open with labels,
-    so a single "WARNING: ..." or "UPDATE: ..." line is left alone."""
+    A document counts as a transcript only when at least two paragraphs open with name
+    labels, so a single "WARNING: ..." or "UPDATE: ..." line is left alone; answers count
+    where questions are asked."""
     found: list[tuple[int, int, int, int, tuple[int, int], str]] = []
     for n, (lo, hi) in enumerate(paragraphs(text)):
         m = _LABEL.match(text, lo)
         if m is None or m.end() >= hi or len(m.group(1)) < 1:
             continue
         found.append((n, lo, hi, m.end(), (m.start(1), m.end(1)), m.group(1)))
-    if len(found) < 2:
-        return []
+    named = [f for f in found if f[5] not in QUESTION + ANSWER]
+    questions = [f for f in found if f[5] in QUESTION]
     turns: list[Turn] = []
     for n, lo, hi, start, label, name in found:
         if name in QUESTION:
+            continue
+        if name not in ANSWER and len(named) < 2:
+            continue  # one "CHAIR:" or "UPDATE:" line makes no transcript
+        if name in ANSWER and not questions:
             continue
         end = len(text[:hi].rstrip())
         quote = MarkedQuote(start, end, start - 1, end - 1, n, lo, hi)
