@@ -94,6 +94,7 @@ class Discourse:
         self.mentions: list[Mention] = []
         self.names: dict[str, Referent] = {}
         self.referents: list[Referent] = []
+        self.full_names = self._full_names()
         self._build()
 
     def _sentence_index(self) -> list[int]:
@@ -193,6 +194,9 @@ class Discourse:
 
     def _looks_like_person(self, tok: Token, spans: dict[int, Span]) -> bool:
         subj = tok.head if tok.dep_ == "conj" and tok.head.dep_ in SUBJECTS else tok
+        captured = subj.dep_ == "nsubjpass" and subj.head.lemma_.lower() in CAPTURED
+        if captured and tok.ent_type_ in ("", "PERSON", "ORG") and len(_name_chunk(tok)) >= 2:
+            return True  # "Danil Orlov was captured", whatever the tagger calls him
         if subj.dep_ == "nsubj" and is_cue(subj.head, self.lex):
             if tok.ent_type_ in ("", "PERSON"):
                 return True
@@ -257,9 +261,29 @@ class Discourse:
         self.by_token[tok.i] = m
         return m
 
+    def _full_names(self) -> dict[str, tuple[int, int]]:
+        """Surname key -> offsets of the first two-to-three-word proper name ending in it
+        outside quotes ("Yaroslav Petryk came back ..." before "Petryk said")."""
+        found: dict[str, tuple[int, int]] = {}
+        for tok in self.doc:
+            if tok.pos_ != "PROPN" or tok.dep_ == "compound" or self.inside[tok.i]:
+                continue
+            chunk = _name_chunk(tok)
+            if not 2 <= len(chunk) <= 3 or not all(t.text[:1].isupper() for t in chunk):
+                continue
+            if tok.ent_type_ in ("GPE", "LOC", "NORP", "FAC", "DATE"):
+                continue
+            found.setdefault(_surname_key(chunk.text), (chunk.start_char, chunk.end_char))
+        return found
+
     def _name_referent(self, ent: Span) -> Referent:
         start, end = _strip_possessive(ent)
         text = text_of(self.doc)[start:end]
+        if len(text.split()) == 1 and ent.start not in self.known:
+            full = self.full_names.get(_surname_key(text))
+            if full is not None and full[0] < start:
+                start, end = full
+                text = text_of(self.doc)[start:end]
         canonical = self.known.get(ent.start, text)
         key = _surname_key(canonical)
         ref = self.names.get(key)
@@ -447,6 +471,10 @@ class Discourse:
             return None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
+        named = self.names.get(_surname_key(tok.text)) if tok.pos_ == "PROPN" else None
+        if named is not None and named.kind == "name":
+            self._mention(tok, named)  # "Petryk said", tagged a company: Yaroslav Petryk
+            return named
         ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
         if ent is not None and ent.label_ in ("ORG", "NORP", "GPE"):
             start, end = _strip_possessive(ent)
@@ -465,12 +493,13 @@ class Discourse:
     def mention_span(self, tok: Token) -> tuple[int, int]:
         """Offsets of the words a subject token stands in: a name, a description, a pronoun."""
         ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
-        if ent is not None and ent.label_ in ("PERSON", "ORG", "NORP", "GPE"):
+        person_noun = tok.lemma_.lower() in self.lex.persons
+        if ent is not None and ent.label_ in ("PERSON", "ORG", "NORP", "GPE") and not person_noun:
             return _strip_possessive(ent)
-        if tok.pos_ == "PROPN":
+        if tok.pos_ == "PROPN" and not person_noun:
             chunk = _name_chunk(tok)
             return chunk.start_char, chunk.end_char
-        if tok.pos_ in ("NOUN", "ADJ") or tok.lower_ == "old":
+        if tok.pos_ in ("NOUN", "ADJ") or tok.lower_ == "old" or person_noun:
             start, end = _description_span(tok)
             det = tok.doc[tok.left_edge.i]
             if det.lower_ in ("the", "a", "an") and det.i < tok.i and det.idx < start:
@@ -527,9 +556,19 @@ class Discourse:
             if m.referent.kind == "name":
                 counts[id(m.referent)] = counts.get(id(m.referent), 0) + 1
                 refs.setdefault(id(m.referent), m.referent)
-        if not counts:
-            return None
-        return refs[max(counts, key=lambda k: counts[k])]
+        if counts:
+            return refs[max(counts, key=lambda k: counts[k])]
+        for lo, hi in paragraphs(text_of(self.doc)):  # "Roksolana Ivaniv coordinates ..."
+            opening = self.doc.char_span(lo, min(hi, before), alignment_mode="expand")
+            words = list(opening or [])[:3]
+            n = next((i for i, t in enumerate(words) if t.pos_ != "PROPN"), len(words))
+            if n >= 2 and all(t.text[:1].isupper() for t in words[:n]):
+                span = (words[0].idx, words[n - 1].idx + len(words[n - 1].text))
+                ref = Referent(text_of(self.doc)[span[0] : span[1]], span, "name")
+                self.referents.append(ref)
+                return ref
+            break
+        return None
 
     def _body_before(self, tok: Token) -> Token | None:
         """ "The association said ... It described the strike as ...": "it" speaking is the
