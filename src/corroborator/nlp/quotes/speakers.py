@@ -88,6 +88,9 @@ class Discourse:
         self.inside = inside
         self.lex = lexicon()
         self.known = known  # token index -> canonical name from the entities stage
+        # person nouns: the lexicon's, plus those the text introduces a name with
+        # ("Svitlana Horobets, a bookkeeper": "the bookkeeper" is a person here)
+        self.persons: dict[str, PersonNoun] = dict(self.lex.persons)
         self.sent_of = self._sentence_index()
         self.caption = self._caption_mask()
         self.by_token: dict[int, Mention] = {}
@@ -156,9 +159,10 @@ class Discourse:
             introduced = (
                 tok.dep_ != "compound"
                 and any(
-                    c.dep_ == "appos" and self._is_person_noun(c) and c.i == tok.i + 3
+                    c.dep_ == "appos" and self._is_person_noun(c) and 3 <= c.i - tok.i <= 9
                     for c in tok.children
                 )
+                and tok.doc[tok.i + 1].text == ","  # "X, a 51-year-old bookkeeper, ..."
                 or (
                     tok.dep_ == "appos"
                     and tok.head.i == tok.i - 1
@@ -174,7 +178,7 @@ class Discourse:
                 continue
             if tok.dep_ == "compound" or tok.ent_type_ in ("GPE", "LOC", "DATE", "NORP"):
                 continue
-            if tok.lemma_.lower() in self.lex.persons:
+            if tok.lemma_.lower() in self.persons:
                 continue  # "the POW", a description
             if self._looks_like_person(tok, spans):
                 chunk = _name_chunk(tok)
@@ -211,14 +215,14 @@ class Discourse:
             and tok.ent_type_ in ("", "PERSON")
         ):
             return True  # "her cousin, Hagos,": the cousin is the name
-        if any(c.dep_ == "compound" and c.lemma_.lower() in self.lex.persons for c in tok.children):
+        if any(c.dep_ == "compound" and c.lemma_.lower() in self.persons for c in tok.children):
             return True
         return any(self._is_person_noun(n) and _named_by(n) == tok for n in tok.ancestors)
 
     def _is_person_noun(self, tok: Token) -> bool:
         return (
             tok.pos_ in ("NOUN", "PROPN")
-            and tok.lemma_.lower() in self.lex.persons
+            and tok.lemma_.lower() in self.persons
             and tok.dep_ != "compound"
         )
 
@@ -299,10 +303,13 @@ class Discourse:
         ref = self._name_referent(ent)
         head = ent.root
         for t in self.doc[max(ent.start - 4, 0) : ent.start]:
-            if t.head.i in range(ent.start, ent.end) and t.lemma_.lower() in self.lex.persons:
+            if t.head.i in range(ent.start, ent.end) and t.lemma_.lower() in self.persons:
                 ref.heads |= _heads(t, self.lex)
         for child in head.children:
-            if child.dep_ == "appos" and child.lemma_.lower() in self.lex.persons:
+            if child.dep_ == "appos" and child.pos_ == "NOUN" and child.i > head.i:
+                lemma = child.lemma_.lower()
+                self.persons.setdefault(lemma, PersonNoun("-", "other", "-"))
+            if child.dep_ == "appos" and child.lemma_.lower() in self.persons:
                 ref.heads |= _heads(child, self.lex)
                 ref.ages |= {a for a in map(_age_of, child.children) if a}
             if child.dep_ == "appos" and child.like_num:
@@ -358,7 +365,7 @@ class Discourse:
 
     def _add_description(self, tok: Token) -> None:
         lemma = tok.lemma_.lower()
-        noun = self.lex.persons[lemma]
+        noun = self.persons[lemma]
         plural = tok.tag_ in ("NNS", "NNPS")
         words = {t.lower_ for t in tok.children if t.i < tok.i}
         start, end = _description_span(tok)
@@ -410,7 +417,7 @@ class Discourse:
         def same_group(ref: Referent) -> bool:
             if lemma in GENERIC_HEADS:
                 return ref.kind != "org"
-            groups = {self.lex.persons[h].group for h in ref.heads if h in self.lex.persons}
+            groups = {self.persons[h].group for h in ref.heads if h in self.persons}
             return noun.group != "-" and noun.group in groups
 
         found = None
@@ -450,7 +457,7 @@ class Discourse:
     def referent_of(self, tok: Token) -> Referent | None:
         """The speaker a subject token stands for (proxies give way to their owner)."""
         lemma = tok.lemma_.lower()
-        noun = self.lex.persons.get(lemma)
+        noun = self.persons.get(lemma)
         m = self.by_token.get(tok.i)
         if m is not None and m.referent.kind == "name":
             return m.referent  # "the ministry's spokesperson, X": X speaks
@@ -493,7 +500,7 @@ class Discourse:
     def mention_span(self, tok: Token) -> tuple[int, int]:
         """Offsets of the words a subject token stands in: a name, a description, a pronoun."""
         ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
-        person_noun = tok.lemma_.lower() in self.lex.persons
+        person_noun = tok.lemma_.lower() in self.persons
         if ent is not None and ent.label_ in ("PERSON", "ORG", "NORP", "GPE") and not person_noun:
             return _strip_possessive(ent)
         if tok.pos_ == "PROPN" and not person_noun:
@@ -520,11 +527,11 @@ class Discourse:
             named = self.names.get(_surname_key(title)) or self._first_name(low)
             if named is not None:
                 return named
-            if low in self.lex.persons:
+            if low in self.persons:
                 found = next((r for r in self.referents if low in r.heads), None)
                 if found is not None:
                     return found
-                noun = self.lex.persons[low]
+                noun = self.persons[low]
                 ref = Referent(low, label, "desc", gender=noun.gender, heads={low})
                 self.referents.append(ref)
                 return ref
@@ -596,16 +603,16 @@ class Discourse:
             members = self.resolve(tok.i, lambda r: r.plural and r.kind == "desc")
             if members is not None:
                 group = self.doc[members.mentions[0].token]
-        elif pobj.lemma_.lower() in self.lex.persons:
+        elif pobj.lemma_.lower() in self.persons:
             group = pobj
             found = self.by_token.get(pobj.i)
             members = found.referent if found is not None else None
-        if group is not None and group.lemma_.lower() in self.lex.persons:
+        if group is not None and group.lemma_.lower() in self.persons:
             lemma = group.lemma_.lower()
             words = [
                 c.text for c in group.children if c.i < group.i and c.dep_ in ("amod", "compound")
             ]
-            noun = self.lex.persons[lemma]
+            noun = self.persons[lemma]
             ref = Referent(" ".join([*words, lemma]), None, "desc", False, noun.gender, {lemma})
             ref.group = members
         else:
