@@ -72,7 +72,8 @@ def test_straight_single_quotes_with_apostrophes() -> None:
 def test_scanner_spans_are_trimmed_and_inside_one_line(text: str) -> None:
     for q in scan_quotes(text):
         inner = text[q.start : q.end]
-        assert q.para_start <= q.open_at < q.start <= q.end <= q.para_end
+        assert q.para_start <= q.open_at <= q.start <= q.end <= q.para_end
+        assert q.open_at < q.start or q.open_at == q.para_start  # opening mark lost
         assert "\n" not in inner and inner == inner.strip() and not inner.endswith(",")
 
 

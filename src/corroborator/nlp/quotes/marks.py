@@ -29,7 +29,8 @@ CLOSE_BEFORE = ".,;:!?)]}—–-…" + DOUBLE_ANY + SINGLE_AMBIG
 class MarkedQuote:
     """Quoted words (`start`/`end`, trimmed) with the marks around them.
 
-    `open_at` is the opening mark; `close_at` the closing mark or None when the quote runs
+    `open_at` is the opening mark (the paragraph start, equal to `start`, when only a
+    closing mark was printed); `close_at` the closing mark or None when the quote runs
     to the end of its paragraph; `para` indexes the paragraph (line) it sits in.
     """
 

@@ -272,12 +272,15 @@ class Discourse:
         for tok in self.doc:
             if tok.pos_ != "PROPN" or tok.dep_ == "compound" or self.inside[tok.i]:
                 continue
-            chunk = _name_chunk(tok)
+            chunk = list(_name_chunk(tok))
+            while chunk and (chunk[0].text.endswith(".") or chunk[0].lower_ in self.persons):
+                chunk.pop(0)  # "Gov. Anna Kirsch", "President X Y": the title is no name
             if not 2 <= len(chunk) <= 3 or not all(t.text[:1].isupper() for t in chunk):
                 continue
             if tok.ent_type_ in ("GPE", "LOC", "NORP", "FAC", "DATE"):
                 continue
-            found.setdefault(_surname_key(chunk.text), (chunk.start_char, chunk.end_char))
+            span = (chunk[0].idx, tok.idx + len(tok.text))
+            found.setdefault(_surname_key(tok.text), span)
         return found
 
     def _name_referent(self, ent: Span) -> Referent:
