@@ -230,3 +230,19 @@ def test_dev_set_scores_above_floors() -> None:
 def test_heldout_set_scores_above_floors() -> None:
     found, with_speaker, speaker = _score("heldout")
     assert found >= 0.9 and with_speaker >= 0.75 and speaker >= 0.78
+
+
+# -- exports --------------------------------------------------------------------------
+def test_exported_quote_keeps_the_words_that_name_its_speaker(cli, tmp_path: Path) -> None:
+    text = (
+        "Hryhorii Lutsenko, a 63-year-old beekeeper from Kupiansk, stayed through the "
+        "occupation.\n\n"
+        '"They shot my neighbour\'s dog and then they came for the hives," the beekeeper said.\n'
+    )
+    (tmp_path / "lutsenko.txt").write_text(text, encoding="utf-8")
+    cli("ingest", "--quiet", str(tmp_path / "lutsenko.txt"))
+    [q] = [json.loads(x) for x in cli("export", "--what", "quotes").output.splitlines()]
+    assert q["speaker"] == "Hryhorii Lutsenko"
+    mention, name = q["speaker_mention"], q["speaker_name_span"]
+    assert mention["text"] == "the beekeeper" == text[mention["start"] : mention["end"]]
+    assert name["text"] == "Hryhorii Lutsenko" == text[name["start"] : name["end"]]
