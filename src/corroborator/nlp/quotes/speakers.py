@@ -338,11 +338,14 @@ class Discourse:
                 return plural
             return ref.plural == plural and (gender == "-" or ref.gender in ("-", gender))
 
-        def known(ref: Referent) -> float:
+        def known(m: Mention) -> float:
             # "she" is likelier a person the text has named than a soldier of unknown
-            # sex mentioned since
+            # sex mentioned since, unless the pronoun is in that person's own clause
+            # ("another soldier described how he was shot")
+            ref = m.referent
             unsure = ref.kind == "desc" and ref.gender == "-" and gender != "-"
-            return 0.5 if unsure else 1.0
+            governs = self.doc[m.token].head in tok.ancestors
+            return 0.5 if unsure and not governs else 1.0
 
         ref = self.resolve(tok.i, fits, known)
         if ref is not None:
@@ -432,7 +435,7 @@ class Discourse:
         self,
         before: int,
         accept: Callable[[Referent], bool],
-        prefer: Callable[[Referent], float] | None = None,
+        prefer: Callable[[Mention], float] | None = None,
     ) -> Referent | None:
         """The most salient accepted referent before token `before`.
 
@@ -451,7 +454,7 @@ class Discourse:
                 continue
             key = id(m.referent)
             refs[key] = m.referent
-            factor = prefer(m.referent) if prefer is not None else 1.0
+            factor = prefer(m) if prefer is not None else 1.0
             scores[key] = max(scores.get(key, 0.0), m.weight * factor * 0.5**distance)
         if not scores:
             return None
