@@ -168,7 +168,7 @@ def _defences(
 
 
 class QuotesStage:
-    name = "corroborator.quotes.v1"
+    name = "corroborator.quotes.v2"
 
     def __call__(self, ctx: DocContext) -> None:
         ctx.extraction.quotes.extend(extract_quotes(ctx))
