@@ -382,3 +382,54 @@ def test_malformed_gold_names_its_line(tmp_path: Path, line: str, message: str) 
     with pytest.raises(ValueError, match=rf"line 3: .*{message}") as error:
         load_gold(path)
     assert "\n" not in str(error.value)
+
+
+def test_eval_quotes_scores_speaker_role_and_stance_on_found_quotes() -> None:
+    from corroborator.eval_quotes import score_quote_fields
+
+    gold = [
+        {
+            "kind": "quote",
+            "source_file": "a.txt",
+            "text": "We hid in the cellar for a week",
+            "speaker": "Iryna Kostenko",
+            "speaker_role": "victim",
+            "stance": "asserts",
+        },
+        {
+            "kind": "quote",
+            "source_file": "a.txt",
+            "text": "Our forces never strike civilians",
+            "speaker": "Igor Konashenkov",
+            "speaker_role": "accused",
+            "stance": "denies",
+        },
+        {
+            "kind": "quote",
+            "source_file": "a.txt",
+            "text": "Nobody came for the wounded men",
+            "speaker": "Nikolai Sidorov",
+            "speaker_role": "witness",
+            "stance": "asserts",
+        },
+    ]
+    system = [
+        {
+            "source_file": "a.txt",
+            "text": "We hid in the cellar for a week,",
+            "speaker": "Kostenko",
+            "speaker_role": "witness",
+            "stance": "asserts",
+        },
+        {
+            "source_file": "a.txt",
+            "text": "Our forces never strike civilians",
+            "speaker": "Russian Defence Ministry",
+            "speaker_role": "accused",
+            "stance": "denies",
+        },
+    ]
+    scores = score_quote_fields(gold, system, {"a.txt"}, {}, {})
+    assert (scores["speaker"].correct, scores["speaker"].total) == (1, 2)
+    assert (scores["speaker_role"].correct, scores["speaker_role"].total) == (1, 2)
+    assert (scores["stance"].correct, scores["stance"].total) == (2, 2)

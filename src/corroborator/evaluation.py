@@ -205,6 +205,7 @@ class EvalReport:
     grounding: dict[str, Accuracy] = field(default_factory=dict)
     source_files: list[str] = field(default_factory=list)
     missing_source_files: list[str] = field(default_factory=list)
+    quote_fields: dict[str, Accuracy] = field(default_factory=dict)  # see eval_quotes
 
     def scores(self) -> dict[str, Score]:
         return {
@@ -227,6 +228,7 @@ class EvalReport:
             **{name: score.to_dict() for name, score in self.scores().items()},
             "fields": {name: acc.to_dict() for name, acc in self.fields.items()},
             "grounding": {name: acc.to_dict() for name, acc in self.grounding.items()},
+            "quote_fields": {name: acc.to_dict() for name, acc in self.quote_fields.items()},
             "source_files": self.source_files,
             "missing_source_files": self.missing_source_files,
             "overall_f1": self.overall_f1,
@@ -256,6 +258,11 @@ def format_report(report: EvalReport) -> str:
         for name, acc in report.grounding.items():
             value = "n/a" if acc.value is None else f"{acc.value:.3f}"
             lines.append(f"{name:<32}{value:>9}{f'{acc.correct}/{acc.total}':>12}")
+    if report.quote_fields:
+        lines += ["", f"{'field (found quotes)':<26}{'accuracy':>9}{'correct/total':>15}"]
+        for name, acc in report.quote_fields.items():
+            value = "n/a" if acc.value is None else f"{acc.value:.3f}"
+            lines.append(f"{name:<26}{value:>9}{f'{acc.correct}/{acc.total}':>15}")
     if report.missing_source_files:
         lines += ["", "gold files not in the database: " + ", ".join(report.missing_source_files)]
     lines += ["", f"overall F1 {report.overall_f1:.3f}"]
@@ -309,6 +316,8 @@ def evaluate(
     entities: Sequence[Record],
 ) -> EvalReport:
     """Score exported system records against gold records (see module docstring)."""
+    from corroborator.eval_quotes import score_quote_fields
+
     by_kind: dict[str, list[Record]] = {kind: [] for kind in GOLD_KINDS}
     for record in gold:
         by_kind[record["kind"]].append(record)
@@ -343,6 +352,7 @@ def evaluate(
         grounding=_grounding([s.record for s in sys_incidents], best),
         source_files=sorted(scope),
         missing_source_files=sorted(scope - {d["source_file"] for d in docs}),
+        quote_fields=score_quote_fields(by_kind["quote"], quotes, scope, file_of, aliases),
     )
 
 

@@ -212,6 +212,15 @@ class Count:
 
 
 @dataclass(frozen=True)
+class TextSpan:
+    """Words of the text, with their offsets."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Quote:
     start: int
     end: int
@@ -222,6 +231,10 @@ class Quote:
     speaker_role: str = "other"
     stance: str = "asserts"
     cue: str | None = None
+    # the words that point at the speaker by this quote ("he", "the tank driver", a
+    # transcript label) and the name they resolve to, where the text names the speaker
+    speaker_mention: TextSpan | None = None
+    speaker_name_span: TextSpan | None = None
 
 
 @dataclass(frozen=True)

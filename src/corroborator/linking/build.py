@@ -388,6 +388,9 @@ def build_quotes(
                     "speaker_entity_id": ent["entity_id"] if ent else None,
                     "speaker_role": q["speaker_role"],
                     "stance": q["stance"],
+                    # the words naming the speaker by the quote, and the name resolved to
+                    "speaker_mention": q.get("speaker_mention"),
+                    "speaker_name_span": q.get("speaker_name_span"),
                 }
             )
     return out

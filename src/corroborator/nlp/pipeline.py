@@ -81,14 +81,15 @@ def load_nlp() -> Language:
 def default_stages() -> list[Stage]:
     """Stages in dependency order: each may read the records of those before it."""
     from corroborator.nlp.incidents.stage import IncidentsStage
-    from corroborator.nlp.stages import dates, entities, hedges, numbers, places, quotes
+    from corroborator.nlp.quotes import QuotesStage
+    from corroborator.nlp.stages import dates, entities, hedges, numbers, places
 
     return [
         entities.EntitiesStage(),
         places.PlacesStage(),
         dates.DatesStage(),
         numbers.NumbersStage(),
-        quotes.QuotesStage(),
+        QuotesStage(),
         hedges.HedgesStage(),
         IncidentsStage(),
     ]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc, Span, Token
 
 from corroborator.nlp.pipeline import text_of
-from corroborator.nlp.quote_lexicon import (
+from corroborator.nlp.quotes.lexicon import (
     DETERMINERS,
     DROP_WORDS,
     GENERIC_HEADS,
@@ -29,9 +29,11 @@ from corroborator.nlp.quote_lexicon import (
     is_cue,
     lexicon,
 )
-from corroborator.nlp.quote_marks import paragraphs
+from corroborator.nlp.quotes.marks import paragraphs
 
 MAX_BACK = 6  # sentences a pronoun may look back
+CAPTURED = {"capture", "detain", "arrest", "hold"}
+SELF_NAMING = {"introduce", "call", "identify", "give", "name"}
 
 
 @dataclass(eq=False)
@@ -51,6 +53,7 @@ class Referent:
     harmed: bool = False
     denies: bool = False
     narrates: bool = False  # quoted in the first person about what happened
+    ages: set[str] = field(default_factory=set)  # "Ivan Petrov, 22," -> "the 22-year-old"
 
 
 @dataclass(eq=False)
@@ -85,12 +88,16 @@ class Discourse:
         self.inside = inside
         self.lex = lexicon()
         self.known = known  # token index -> canonical name from the entities stage
+        # person nouns: the lexicon's, plus those the text introduces a name with
+        # ("Svitlana Horobets, a bookkeeper": "the bookkeeper" is a person here)
+        self.persons: dict[str, PersonNoun] = dict(self.lex.persons)
         self.sent_of = self._sentence_index()
         self.caption = self._caption_mask()
         self.by_token: dict[int, Mention] = {}
         self.mentions: list[Mention] = []
         self.names: dict[str, Referent] = {}
         self.referents: list[Referent] = []
+        self.full_names = self._full_names()
         self._build()
 
     def _sentence_index(self) -> list[int]:
@@ -136,6 +143,8 @@ class Discourse:
                 self._add_pronoun(tok, POSSESSIVES[tok.lower_])
             elif self._is_person_noun(tok) and not self._titles_a_name(tok, person_ents):
                 self._add_description(tok)
+            elif tok.dep_ in SUBJECTS and _age_of(tok) is not None:
+                self._add_age(tok)
 
     def _person_spans(self) -> dict[int, Span]:
         """PERSON entities, plus proper names the small model mislabels but the syntax
@@ -147,9 +156,29 @@ class Discourse:
             if self._comma_appos(tok):
                 spans[tok.i] = tok.doc[tok.i : tok.i + 1]
                 continue
+            introduced = (
+                tok.dep_ != "compound"
+                and any(
+                    c.dep_ == "appos" and self._is_person_noun(c) and 3 <= c.i - tok.i <= 9
+                    for c in tok.children
+                )
+                and tok.doc[tok.i + 1].text == ","  # "X, a 51-year-old bookkeeper, ..."
+                or (
+                    tok.dep_ == "appos"
+                    and tok.head.i == tok.i - 1
+                    and self._is_person_noun(tok.head)
+                )
+            )
+            # "Pavlo Shevchuk, a tractor driver", "his daughter Yulia": a person, whatever
+            # the tagger says
+            if introduced and tok.ent_type_ in ("", "PERSON", "GPE", "LOC", "ORG"):
+                chunk = _name_chunk(tok)
+                for t in chunk:
+                    spans[t.i] = chunk
+                continue
             if tok.dep_ == "compound" or tok.ent_type_ in ("GPE", "LOC", "DATE", "NORP"):
                 continue
-            if tok.lemma_.lower() in self.lex.persons:
+            if tok.lemma_.lower() in self.persons:
                 continue  # "the POW", a description
             if self._looks_like_person(tok, spans):
                 chunk = _name_chunk(tok)
@@ -169,6 +198,9 @@ class Discourse:
 
     def _looks_like_person(self, tok: Token, spans: dict[int, Span]) -> bool:
         subj = tok.head if tok.dep_ == "conj" and tok.head.dep_ in SUBJECTS else tok
+        captured = subj.dep_ == "nsubjpass" and subj.head.lemma_.lower() in CAPTURED
+        if captured and tok.ent_type_ in ("", "PERSON", "ORG") and len(_name_chunk(tok)) >= 2:
+            return True  # "Danil Orlov was captured", whatever the tagger calls him
         if subj.dep_ == "nsubj" and is_cue(subj.head, self.lex):
             if tok.ent_type_ in ("", "PERSON"):
                 return True
@@ -183,14 +215,14 @@ class Discourse:
             and tok.ent_type_ in ("", "PERSON")
         ):
             return True  # "her cousin, Hagos,": the cousin is the name
-        if any(c.dep_ == "compound" and c.lemma_.lower() in self.lex.persons for c in tok.children):
+        if any(c.dep_ == "compound" and c.lemma_.lower() in self.persons for c in tok.children):
             return True
         return any(self._is_person_noun(n) and _named_by(n) == tok for n in tok.ancestors)
 
     def _is_person_noun(self, tok: Token) -> bool:
         return (
             tok.pos_ in ("NOUN", "PROPN")
-            and tok.lemma_.lower() in self.lex.persons
+            and tok.lemma_.lower() in self.persons
             and tok.dep_ != "compound"
         )
 
@@ -233,9 +265,32 @@ class Discourse:
         self.by_token[tok.i] = m
         return m
 
+    def _full_names(self) -> dict[str, tuple[int, int]]:
+        """Surname key -> offsets of the first two-to-three-word proper name ending in it
+        outside quotes ("Yaroslav Petryk came back ..." before "Petryk said")."""
+        found: dict[str, tuple[int, int]] = {}
+        for tok in self.doc:
+            if tok.pos_ != "PROPN" or tok.dep_ == "compound" or self.inside[tok.i]:
+                continue
+            chunk = list(_name_chunk(tok))
+            while chunk and (chunk[0].text.endswith(".") or chunk[0].lower_ in self.persons):
+                chunk.pop(0)  # "Gov. Anna Kirsch", "President X Y": the title is no name
+            if not 2 <= len(chunk) <= 3 or not all(t.text[:1].isupper() for t in chunk):
+                continue
+            if tok.ent_type_ in ("GPE", "LOC", "NORP", "FAC", "DATE"):
+                continue
+            span = (chunk[0].idx, tok.idx + len(tok.text))
+            found.setdefault(_surname_key(tok.text), span)
+        return found
+
     def _name_referent(self, ent: Span) -> Referent:
         start, end = _strip_possessive(ent)
         text = text_of(self.doc)[start:end]
+        if len(text.split()) == 1 and ent.start not in self.known:
+            full = self.full_names.get(_surname_key(text))
+            if full is not None and full[0] < start:
+                start, end = full
+                text = text_of(self.doc)[start:end]
         canonical = self.known.get(ent.start, text)
         key = _surname_key(canonical)
         ref = self.names.get(key)
@@ -251,11 +306,22 @@ class Discourse:
         ref = self._name_referent(ent)
         head = ent.root
         for t in self.doc[max(ent.start - 4, 0) : ent.start]:
-            if t.head.i in range(ent.start, ent.end) and t.lemma_.lower() in self.lex.persons:
+            if t.head.i in range(ent.start, ent.end) and t.lemma_.lower() in self.persons:
                 ref.heads |= _heads(t, self.lex)
         for child in head.children:
-            if child.dep_ == "appos" and child.lemma_.lower() in self.lex.persons:
+            if child.dep_ == "appos" and child.pos_ == "NOUN" and child.i > head.i:
+                lemma = child.lemma_.lower()
+                self.persons.setdefault(lemma, PersonNoun("-", "other", "-"))
+            if child.dep_ == "appos" and child.lemma_.lower() in self.persons:
                 ref.heads |= _heads(child, self.lex)
+                ref.ages |= {a for a in map(_age_of, child.children) if a}
+            if child.dep_ == "appos" and child.like_num:
+                ref.ages.add(child.text)  # "Maria Hordiyenko, 43,"
+        nxt = self.doc[ent.end : ent.end + 3]
+        if len(nxt) == 3 and nxt[0].text == "," and nxt[1].like_num and nxt[2].text == ",":
+            ref.ages.add(nxt[1].text)
+        if head.dep_ == "nsubjpass" and head.head.lemma_.lower() in CAPTURED:
+            ref.heads.add("prisoner")  # "X was captured": "the POW" may refer back to X
         mention = self._mention(head, ref)
         for t in ent:
             self.by_token[t.i] = mention
@@ -272,22 +338,54 @@ class Discourse:
                 return plural
             return ref.plural == plural and (gender == "-" or ref.gender in ("-", gender))
 
-        ref = self.resolve(tok.i, fits)
+        def known(m: Mention) -> float:
+            # "she" is likelier a person the text has named than a soldier of unknown
+            # sex mentioned since, unless the pronoun is in that person's own clause
+            # ("another soldier described how he was shot")
+            ref = m.referent
+            unsure = ref.kind == "desc" and ref.gender == "-" and gender != "-"
+            governs = self.doc[m.token].head in tok.ancestors
+            return 0.5 if unsure and not governs else 1.0
+
+        ref = self.resolve(tok.i, fits, known)
         if ref is not None:
             if ref.kind != "org" and not plural and ref.gender == "-":
                 ref.gender = gender
             self._mention(tok, ref)
 
+    def _add_age(self, tok: Token) -> None:
+        """ "The 22-year-old said": whoever the text introduced with that age, else the
+        description as written."""
+        age = _age_of(tok)
+        ref = self.resolve(tok.i, lambda r: age in r.ages and not r.plural)
+        if ref is None:
+            start = tok.doc[tok.left_edge.i].idx if tok.left_edge.i >= tok.i - 5 else tok.idx
+            while text_of(self.doc)[start].lower() in "the ":
+                start += 1
+                if text_of(self.doc)[start - 1] == " ":
+                    break
+            text = text_of(self.doc)[start : tok.idx + len(tok.text)]
+            ref = Referent(text, (start, tok.idx + len(tok.text)), "desc", ages={age or ""})
+            self.referents.append(ref)
+        self._mention(tok, ref)
+
     def _add_description(self, tok: Token) -> None:
         lemma = tok.lemma_.lower()
-        noun = self.lex.persons[lemma]
+        noun = self.persons[lemma]
         plural = tok.tag_ in ("NNS", "NNPS")
         words = {t.lower_ for t in tok.children if t.i < tok.i}
         start, end = _description_span(tok)
         text = text_of(self.doc)[start:end]
         ref: Referent | None = None
-        if plural or noun.role == "proxy":
+        described = self.by_token.get(tok.head.i) if tok.dep_ == "appos" else None
+        if described is not None:
+            ref = described.referent  # "Her son, a 27-year-old electrician,"
+            ref.ages |= {a for a in map(_age_of, tok.children) if a}
+        elif plural:
             pass
+        elif noun.role == "proxy":
+            if "the" in words:  # "The spokesman added": the spokesman named before
+                ref = self.resolve(tok.i, lambda r: lemma in r.heads and r.kind == "name")
         elif words & {"a", "an"} and not words & NEW_MARKERS - {"a", "an"}:
             ref = self._same_text(text)  # a repeated caption or lead
         elif not words & NEW_MARKERS:
@@ -295,7 +393,11 @@ class Discourse:
         if ref is None:
             ref = Referent(text, (start, end), "desc", plural, noun.gender, {lemma})
             self.referents.append(ref)
-        elif ref.kind == "desc" and len(text.split()) > len(ref.canonical.split()):
+        elif (
+            described is None
+            and ref.kind == "desc"
+            and len(text.split()) > len(ref.canonical.split())
+        ):
             ref.canonical, ref.span = text, (start, end)  # the fullest description names it
         if lemma not in GENERIC_HEADS:
             ref.heads |= _heads(tok, self.lex)
@@ -321,7 +423,7 @@ class Discourse:
         def same_group(ref: Referent) -> bool:
             if lemma in GENERIC_HEADS:
                 return ref.kind != "org"
-            groups = {self.lex.persons[h].group for h in ref.heads if h in self.lex.persons}
+            groups = {self.persons[h].group for h in ref.heads if h in self.persons}
             return noun.group != "-" and noun.group in groups
 
         found = None
@@ -329,7 +431,12 @@ class Discourse:
             found = self.resolve(tok.i, lambda r: fits(r) and lemma in r.heads)
         return found or self.resolve(tok.i, lambda r: fits(r) and same_group(r))
 
-    def resolve(self, before: int, accept: Callable[[Referent], bool]) -> Referent | None:
+    def resolve(
+        self,
+        before: int,
+        accept: Callable[[Referent], bool],
+        prefer: Callable[[Mention], float] | None = None,
+    ) -> Referent | None:
         """The most salient accepted referent before token `before`.
 
         Salience in the manner of Lappin and Leass: a referent is as salient as its most
@@ -347,7 +454,8 @@ class Discourse:
                 continue
             key = id(m.referent)
             refs[key] = m.referent
-            scores[key] = max(scores.get(key, 0.0), m.weight * 0.5**distance)
+            factor = prefer(m) if prefer is not None else 1.0
+            scores[key] = max(scores.get(key, 0.0), m.weight * factor * 0.5**distance)
         if not scores:
             return None
         return refs[max(scores, key=lambda k: scores[k])]
@@ -355,7 +463,7 @@ class Discourse:
     def referent_of(self, tok: Token) -> Referent | None:
         """The speaker a subject token stands for (proxies give way to their owner)."""
         lemma = tok.lemma_.lower()
-        noun = self.lex.persons.get(lemma)
+        noun = self.persons.get(lemma)
         m = self.by_token.get(tok.i)
         if m is not None and m.referent.kind == "name":
             return m.referent  # "the ministry's spokesperson, X": X speaks
@@ -376,6 +484,10 @@ class Discourse:
             return None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
+        named = self.names.get(_surname_key(tok.text)) if tok.pos_ == "PROPN" else None
+        if named is not None and named.kind == "name":
+            self._mention(tok, named)  # "Petryk said", tagged a company: Yaroslav Petryk
+            return named
         ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
         if ent is not None and ent.label_ in ("ORG", "NORP", "GPE"):
             start, end = _strip_possessive(ent)
@@ -390,6 +502,86 @@ class Discourse:
             self.referents.append(ref)
         self._mention(tok, ref)
         return ref
+
+    def mention_span(self, tok: Token) -> tuple[int, int]:
+        """Offsets of the words a subject token stands in: a name, a description, a pronoun."""
+        ent = next((e for e in self.doc.ents if e.start <= tok.i < e.end), None)
+        person_noun = tok.lemma_.lower() in self.persons
+        if ent is not None and ent.label_ in ("PERSON", "ORG", "NORP", "GPE") and not person_noun:
+            return _strip_possessive(ent)
+        if tok.pos_ == "PROPN" and not person_noun:
+            chunk = _name_chunk(tok)
+            return chunk.start_char, chunk.end_char
+        if tok.pos_ in ("NOUN", "ADJ") or tok.lower_ == "old" or person_noun:
+            start, end = _description_span(tok)
+            det = tok.doc[tok.left_edge.i]
+            if det.lower_ in ("the", "a", "an") and det.i < tok.i and det.idx < start:
+                start = det.idx  # "the tank driver", as written
+            return start, end
+        return tok.idx, tok.idx + len(tok.text)
+
+    def label_referent(self, label: tuple[int, int]) -> Referent:
+        """The speaker a transcript label names: "DOVZHENKO" is the Dovzhenko of the
+        introduction, "SOLDIER" the soldier it introduced, else the label's own words."""
+        words = text_of(self.doc)[label[0] : label[1]]
+        title = " ".join(w.capitalize() for w in words.split())
+        low = words.lower()
+        for ref in self.referents:
+            if ref.kind == "name" and ref.canonical.lower() == low:
+                return ref
+        if len(words.split()) == 1:
+            named = self.names.get(_surname_key(title)) or self._first_name(low)
+            if named is not None:
+                return named
+            if low in self.persons:
+                found = next((r for r in self.referents if low in r.heads), None)
+                if found is not None:
+                    return found
+                noun = self.persons[low]
+                ref = Referent(low, label, "desc", gender=noun.gender, heads={low})
+                self.referents.append(ref)
+                return ref
+        same = self.names.get(_surname_key(title))
+        if same is not None and same.canonical.split()[0].lower() == low.split()[0]:
+            return same
+        ref = Referent(title, None, "name")
+        self.referents.append(ref)
+        return ref
+
+    def _first_name(self, low: str) -> Referent | None:
+        return next(
+            (
+                r
+                for r in self.referents
+                if r.kind == "name" and r.canonical.split()[0].lower() == low
+            ),
+            None,
+        )
+
+    def interviewee(self, before: int) -> Referent | None:
+        """The person an interview's introduction is about: the named person mentioned most
+        before the first question (the first named on a tie)."""
+        counts: dict[int, int] = {}
+        refs: dict[int, Referent] = {}
+        for m in self.mentions:
+            if self.doc[m.token].idx >= before:
+                break
+            if m.referent.kind == "name":
+                counts[id(m.referent)] = counts.get(id(m.referent), 0) + 1
+                refs.setdefault(id(m.referent), m.referent)
+        if counts:
+            return refs[max(counts, key=lambda k: counts[k])]
+        for lo, hi in paragraphs(text_of(self.doc)):  # "Roksolana Ivaniv coordinates ..."
+            opening = self.doc.char_span(lo, min(hi, before), alignment_mode="expand")
+            words = list(opening or [])[:3]
+            n = next((i for i, t in enumerate(words) if t.pos_ != "PROPN"), len(words))
+            if n >= 2 and all(t.text[:1].isupper() for t in words[:n]):
+                span = (words[0].idx, words[n - 1].idx + len(words[n - 1].text))
+                ref = Referent(text_of(self.doc)[span[0] : span[1]], span, "name")
+                self.referents.append(ref)
+                return ref
+            break
+        return None
 
     def _body_before(self, tok: Token) -> Token | None:
         """ "The association said ... It described the strike as ...": "it" speaking is the
@@ -417,16 +609,16 @@ class Discourse:
             members = self.resolve(tok.i, lambda r: r.plural and r.kind == "desc")
             if members is not None:
                 group = self.doc[members.mentions[0].token]
-        elif pobj.lemma_.lower() in self.lex.persons:
+        elif pobj.lemma_.lower() in self.persons:
             group = pobj
             found = self.by_token.get(pobj.i)
             members = found.referent if found is not None else None
-        if group is not None and group.lemma_.lower() in self.lex.persons:
+        if group is not None and group.lemma_.lower() in self.persons:
             lemma = group.lemma_.lower()
             words = [
                 c.text for c in group.children if c.i < group.i and c.dep_ in ("amod", "compound")
             ]
-            noun = self.lex.persons[lemma]
+            noun = self.persons[lemma]
             ref = Referent(" ".join([*words, lemma]), None, "desc", False, noun.gender, {lemma})
             ref.group = members
         else:
@@ -435,6 +627,18 @@ class Discourse:
         self.referents.append(ref)
         self._mention(tok, ref)
         return ref
+
+
+def _age_of(tok: Token) -> str | None:
+    """ "22-year-old": the number, when `tok` is the "old" of such a compound."""
+    if tok.lower_ != "old":
+        return None
+    for year in tok.children:
+        if year.lower_ in ("year", "years"):
+            num = next((c for c in year.children if c.like_num), None)
+            if num is not None:
+                return num.text
+    return None
 
 
 def _heads(tok: Token, lex: Lexicon) -> set[str]:
@@ -481,6 +685,13 @@ def _named_by(tok: Token) -> Token | None:
             for name in child.children:
                 if name.pos_ == "PROPN":
                     return name
+        if child.dep_ == "relcl" and child.lemma_.lower() in SELF_NAMING:
+            # "a soldier, who introduces himself as Serhiy" / "who gave his name as Serhiy"
+            for prep in child.children:
+                if prep.dep_ == "prep" and prep.lower_ == "as":
+                    given = next((n for n in prep.children if n.pos_ == "PROPN"), None)
+                    if given is not None:
+                        return given
     return None
 
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Token
 
 from corroborator.nlp.pipeline import text_of
-from corroborator.nlp.quote_lexicon import FIRST_PERSON, Lexicon, cue_lemma, is_cue
-from corroborator.nlp.quote_marks import MarkedQuote
-from corroborator.nlp.quote_speakers import Discourse, Referent
+from corroborator.nlp.quotes.lexicon import FIRST_PERSON, Lexicon, cue_lemma, is_cue
+from corroborator.nlp.quotes.marks import MarkedQuote
+from corroborator.nlp.quotes.speakers import Discourse, Referent
 
 
 def _same_line(a: Token, b: Token) -> bool:
@@ -40,6 +40,9 @@ def _cue_subject_any(cue: Token, lex: Lexicon) -> Token | None:
                 if pobj.dep_ == "pobj":
                     return pobj
         return None
+    relayed = _quoted_as(cue)
+    if relayed is not None:
+        return relayed
     tok: Token = cue
     for _ in range(3):
         for child in tok.children:
@@ -67,11 +70,22 @@ def _cue_subject_any(cue: Token, lex: Lexicon) -> Token | None:
     return None
 
 
+def _quoted_as(cue: Token) -> Token | None:
+    """ "The group quoted X as saying ...": X said it, not the group that relays it."""
+    if cue.tag_ != "VBG":
+        return None
+    for anc in list(cue.ancestors)[:3]:
+        if anc.lemma_.lower() == "quote":
+            return next((c for c in anc.children if c.dep_ == "dobj"), None)
+    return None
+
+
 @dataclass
 class Attribution:
     referent: Referent | None
     cue: Token | None = None
     how: str = ""
+    mention: tuple[int, int] | None = None  # the words that point at the speaker
 
 
 def segment_tokens(doc: Doc, start: int, end: int) -> list[Token]:
@@ -127,7 +141,7 @@ class Attributor:
                 continue
             ref = self.disc.referent_of(subject)
             if ref is not None:
-                return Attribution(ref, tok, "cue")
+                return Attribution(ref, tok, "cue", self.disc.mention_span(subject))
         return speechless
 
     def _names(self, cue: Token, q: MarkedQuote) -> bool:
@@ -243,15 +257,19 @@ class Attributor:
             if donor is None:
                 donor = next((j for j in para if j > k and result[j].how == "cue"), None)
             if donor is not None:
-                result[k] = Attribution(result[donor].referent, None, "paragraph")
+                result[k] = Attribution(
+                    result[donor].referent, None, "paragraph", result[donor].mention
+                )
                 continue
             cont = self._continued_from(k)
             if cont is not None and result[cont].referent is not None:
-                result[k] = Attribution(result[cont].referent, None, "continues")
+                result[k] = Attribution(
+                    result[cont].referent, None, "continues", result[cont].mention
+                )
                 continue
             found = self.previous_sentence(q)
             if found is not None:
-                result[k] = Attribution(found.referent, found.cue, "previous")
+                result[k] = Attribution(found.referent, found.cue, "previous", found.mention)
                 continue
             found = self.topic(q)
             if found is not None:

@@ -11,8 +11,8 @@ import re
 from spacy.tokens import Doc, Token
 
 from corroborator.models import Quote
-from corroborator.nlp.quote_attribution import segment_tokens
-from corroborator.nlp.quote_lexicon import (
+from corroborator.nlp.quotes.attribution import segment_tokens
+from corroborator.nlp.quotes.lexicon import (
     HARM_NOUNS,
     PERCEPTION,
     SUBJECTS,
@@ -20,7 +20,7 @@ from corroborator.nlp.quote_lexicon import (
     cue_lemma,
     violent,
 )
-from corroborator.nlp.quote_speakers import Discourse, Referent
+from corroborator.nlp.quotes.speakers import Discourse, Referent
 
 CONCEDES = {"acknowledge", "concede", "accept", "confirm"}
 CLAIMS = {"allegation", "accusation", "claim", "charge"}

@@ -1,7 +1,7 @@
 """Direct quotations with their speakers, the speaker's role and the quote's stance.
 
-Quote marks are found by `quote_marks.scan_quotes`, speakers by `quote_speakers` (who may
-speak) and `quote_attribution` (who speaks each quote), roles and stance by `quote_roles`.
+Quote marks are found by `marks.scan_quotes`, speakers by `speakers` (who may
+speak) and `attribution` (who speaks each quote), roles and stance by `roles`.
 This stage runs them in order and builds the records.
 """
 
@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from corroborator.models import Quote
+from corroborator.models import Quote, TextSpan
 from corroborator.nlp.pipeline import DocContext, text_of
-from corroborator.nlp.quote_attribution import Attribution, Attributor
-from corroborator.nlp.quote_lexicon import Lexicon, cue_lemma, lexicon
-from corroborator.nlp.quote_marks import MarkedQuote, scan_quotes
-from corroborator.nlp.quote_roles import (
+from corroborator.nlp.quotes.attribution import Attribution, Attributor
+from corroborator.nlp.quotes.lexicon import Lexicon, cue_lemma, lexicon
+from corroborator.nlp.quotes.marks import MarkedQuote, scan_quotes
+from corroborator.nlp.quotes.roles import (
     narrates,
     narrative_evidence,
     quote_denies,
     role_of,
     self_report,
 )
-from corroborator.nlp.quote_speakers import Discourse
+from corroborator.nlp.quotes.speakers import Discourse
+from corroborator.nlp.quotes.turns import Turn, find_turns
 
 MIN_WORDS = 4
 DEFENDERS = ("official", "accused")
@@ -49,15 +50,48 @@ def _known_names(ctx: DocContext) -> dict[int, str]:
     return known
 
 
+def _words(text: str, span: tuple[int, int] | None) -> TextSpan | None:
+    return TextSpan(span[0], span[1], text[span[0] : span[1]]) if span else None
+
+
+def _merge(marks: list[MarkedQuote], turns: list[Turn]) -> list[MarkedQuote]:
+    """Marked quotes and unmarked turns in text order. A quote nested in a transcript
+    turn stays a quote of its own (the answer's "he told me: '...'" is his words)."""
+    return sorted([*marks, *(t.quote for t in turns)], key=lambda q: (q.start, -q.end))
+
+
+def _label_speakers(
+    kept: list[MarkedQuote], attributions: list[Attribution], turns: list[Turn], disc: Discourse
+) -> None:
+    """A transcript label names its turn's speaker; an answer is the interviewee's."""
+    by_quote = {t.quote: t for t in turns}
+    for k, q in enumerate(kept):
+        turn = by_quote.get(q)
+        if turn is None:
+            continue
+        if turn.label is not None:
+            speaker = disc.label_referent(turn.label)
+            attributions[k] = Attribution(speaker, None, "label", turn.label)
+        elif turn.answer:
+            first = min(t.quote.para_start for t in turns if t.answer)
+            # an answer is the interviewee's; unnamed ("witness K-14"), it is left out
+            attributions[k] = Attribution(disc.interviewee(first), None, "answer")
+
+
 def extract_quotes(ctx: DocContext) -> list[Quote]:
     """Quotes of four or more words with speaker, role and stance."""
     doc = ctx.doc
     text = text_of(doc)
     lex = lexicon()
-    marks = scan_quotes(text)
-    disc = Discourse(doc, _inside_mask(doc, marks), _known_names(ctx))
+    turns = find_turns(text, lex)
+    marked = scan_quotes(text)
+    marks = _merge(marked, turns)
+    # a transcript turn or answer is narrative too: a quote nested in it has its own speaker
+    dashes = [t.quote for t in turns if t.label is None and not t.answer]
+    disc = Discourse(doc, _inside_mask(doc, marked + dashes), _known_names(ctx))
     kept = [q for q in marks if len(text[q.start : q.end].split()) >= MIN_WORDS]
     attributions = Attributor(doc, kept, disc).attribute()
+    _label_speakers(kept, attributions, turns, disc)
     narrative_evidence(disc)
 
     drafts: list[tuple[Quote, Attribution, MarkedQuote]] = []
@@ -109,6 +143,8 @@ def extract_quotes(ctx: DocContext) -> list[Quote]:
                 role_of(ref, lex),
                 "denies" if denied else "asserts",
                 cue,
+                _words(text, att.mention),
+                _words(text, span) if ref.kind == "name" else None,
             )
         )
     return out
@@ -132,7 +168,7 @@ def _defences(
 
 
 class QuotesStage:
-    name = "corroborator.quotes.v1"
+    name = "corroborator.quotes.v2"
 
     def __call__(self, ctx: DocContext) -> None:
         ctx.extraction.quotes.extend(extract_quotes(ctx))

@@ -6,6 +6,8 @@ on unbalanced marks, so this scanner decides each mark from its neighbours and a
 state: ’ between letters is an apostrophe, ‘ after a space opens, ’ before a space or
 punctuation closes only while a single quote is open. A quote still open at the end of a
 paragraph ends there (`runs_on`): the British convention re-opens it on the next paragraph.
+A closing mark with no opening one before it in its paragraph closes a quote that began
+with the paragraph.
 Marks of the other family inside an open quote are nested quotes and are skipped.
 """
 
@@ -27,7 +29,8 @@ CLOSE_BEFORE = ".,;:!?)]}—–-…" + DOUBLE_ANY + SINGLE_AMBIG
 class MarkedQuote:
     """Quoted words (`start`/`end`, trimmed) with the marks around them.
 
-    `open_at` is the opening mark; `close_at` the closing mark or None when the quote runs
+    `open_at` is the opening mark (the paragraph start, equal to `start`, when only a
+    closing mark was printed); `close_at` the closing mark or None when the quote runs
     to the end of its paragraph; `para` indexes the paragraph (line) it sits in.
     """
 
@@ -93,6 +96,18 @@ def _is_apostrophe(text: str, i: int, lo: int, hi: int) -> bool:
     return prev.isalnum() and nxt.isalnum()
 
 
+def _closes_unopened(text: str, i: int, lo: int, hi: int) -> bool:
+    """A closing mark after punctuation with no opening mark before it in the paragraph
+    ("They even took the kettle," he said): the quote began at the paragraph start, its
+    opening mark lost (a quotation re-opened without one, or a syndicating site's slip)."""
+    return (
+        i - lo > 2
+        and text[i - 1] in ",.!?…"
+        and _closes(text, i, lo, hi)
+        and not any(c in DOUBLE_ANY + SINGLE_OPEN for c in text[lo:i])
+    )
+
+
 def _scan_paragraph(text: str, lo: int, hi: int, para: int) -> list[MarkedQuote]:
     found: list[MarkedQuote] = []
     family = ""  # "d" or "s" while a quote is open
@@ -122,6 +137,8 @@ def _scan_paragraph(text: str, lo: int, hi: int, para: int) -> list[MarkedQuote]
                 continue
             if ch in DOUBLE_OPEN or (ch == '"' and _opens(text, i, lo, hi)):
                 family, open_at = "d", i
+            elif not found and _closes_unopened(text, i, lo, hi):
+                found.append(MarkedQuote(lo, i - (text[i - 1] == ","), lo, i, para, lo, hi))
         elif ch in SINGLE_OPEN:
             if not family and _opens(text, i, lo, hi):
                 family, open_at = "s", i
