@@ -11,6 +11,7 @@ import pytest
 
 from conftest import SEEDS
 from corroborator.exports.records import documents
+from corroborator.ingest.furniture import furniture_ranges
 from corroborator.storage.db import archive_root_for, open_store
 
 CONTRACT_DOCUMENT_FIELDS = {
@@ -53,8 +54,15 @@ def test_export_documents_has_every_contract_field(cli, db: Path) -> None:
         assert set(rec) == CONTRACT_DOCUMENT_FIELDS
         original = (SEEDS / rec["source_file"]).read_bytes()
         assert Path(rec["archive_path"]).read_bytes() == original
-        assert rec["text"] == original.decode("utf-8")  # seeds are already NFC
+        raw = original.decode("utf-8")  # seeds are already NFC; only furniture leaves
+        kept, pos = [], 0
+        for start, end in furniture_ranges(raw):
+            kept.append(raw[pos:start])
+            pos = end
+        assert rec["text"] == "".join(kept) + raw[pos:]
     assert sorted(r["ledger_seq"] for r in recs) == [2, 4, 6, 8, 10]
+    # one seed ends with a photo caption; the others are article text to the last line
+    assert sum(r["text"] != (SEEDS / r["source_file"]).read_text("utf-8") for r in recs) == 1
 
 
 def test_jsonl_records_hash_their_line(cli, db: Path, tmp_path: Path) -> None:
