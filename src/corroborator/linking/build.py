@@ -257,7 +257,8 @@ def story_doc(
     dups: dict[str, tuple[str, float]],
     alias_index: AliasLookup,
 ) -> stories.StoryDoc:
-    """What story linking reads of one document: its text, date, named actors and towns."""
+    """What story linking reads of one document: its text, date, named actors and towns,
+    quoted words and figures."""
     found = (
         alias_index.get(m["text"].lower())
         for m in ex.get("entities", [])
@@ -272,6 +273,10 @@ def story_doc(
         entities=tuple(sorted(ents)),
         places=tuple(sorted(places)),
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
+        quotes=tuple(q["text"] for q in ex.get("quotes", [])),
+        figures=tuple(
+            sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
+        ),
     )
 
 
