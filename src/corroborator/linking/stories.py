@@ -44,18 +44,17 @@ WINDOW_DAYS = 30  # dated documents further apart than this are never candidates
 HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days beyond 2
 W_TEXT = 0.7
 W_ENT = 0.3
-W_QUOTE = 0.3  # share of the shorter report's quoted word triples found in the other
+W_QUOTE = 0.5  # share of the shorter report's quoted word triples found in the other
 W_FIGURE = 0.1  # share of the shorter report's figures found in the other
-EVENT_GATE = 0.15  # event similarity at which shared names count in full
 PLACE_CONFLICT = 0.5
-ACTOR_CONFLICT = 1.0
-WHAT_CONFLICT = 1.0
+ACTOR_CONFLICT = 0.6
+WHAT_CONFLICT = 0.6
 WHAT_WORDS = 5
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
 QUOTE_SHINGLE = 3
 BLOCK_QUOTES = 4  # quote shingles used as blocking keys
 THRESHOLD = 0.08
-ENT_MODE = "cosine"
+LINK_MAX = 0.5  # weight of the closest member against the mean over the story
 
 NAME = "@"  # prefix of name terms
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
@@ -200,18 +199,14 @@ def _place_conflict(a: _Vec, b: _Vec) -> bool:
     """Both name towns and neither names (or spells out) one of the other's."""
     if not (a.places and b.places):
         return False
-    return not any(_mentions(b, p) for p in a.places) and not any(
-        _mentions(a, p) for p in b.places
-    )
+    return not any(_mentions(b, p) for p in a.places) and not any(_mentions(a, p) for p in b.places)
 
 
 def _actor_conflict(a: _Vec, b: _Vec) -> bool:
     """Both name people or groups and neither names one of the other's."""
     if not (a.actors and b.actors):
         return False
-    return not any(_mentions(b, p) for p in a.actors) and not any(
-        _mentions(a, p) for p in b.actors
-    )
+    return not any(_mentions(b, p) for p in a.actors) and not any(_mentions(a, p) for p in b.actors)
 
 
 def _what_conflict(a: _Vec, b: _Vec) -> bool:
@@ -333,10 +328,8 @@ class StoryIndex:
         if not shared:
             return 0.0
         w = self._idf
-        if ENT_MODE == "cosine":
-            num = sum(w(k) ** 2 for k in shared)
-            return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
-        return sum(w(k) for k in shared) / min(sum(w(k) for k in a), sum(w(k) for k in b))
+        num = sum(w(k) ** 2 for k in shared)
+        return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
 
     def components(self, a: _Vec, b: _Vec) -> Components:
         text, event, names = _cosines(a, b)
@@ -355,20 +348,14 @@ class StoryIndex:
     def similarity(self, a: _Vec, b: _Vec) -> float:
         c = self.components(a, b)
         who = max(c.names, c.entities)
-        # who/where alone (the same governor, the same town) is not the same event: it
-        # counts in proportion to how much of what happened is shared too
-        score = (
-            W_TEXT * c.text
-            + W_ENT * who * min(1.0, (c.event + c.quotes) / EVENT_GATE)
-            + W_QUOTE * c.quotes
-            + W_FIGURE * c.figures
-        )
+        score = W_TEXT * c.text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
         if c.place_conflict:
             score *= PLACE_CONFLICT
         if c.actor_conflict:
             score *= ACTOR_CONFLICT
         if c.what_conflict:
             score *= WHAT_CONFLICT
+
         if a.day is not None and b.day is not None:
             gap = abs(a.day - b.day)
             if gap > WINDOW_DAYS:
@@ -421,7 +408,7 @@ class StoryIndex:
         best, best_score = None, self.threshold
         for story, sims in per_story.items():
             mean = sum(sims) / len(self.members[story])  # members outside the blocks count 0
-            score = 0.5 * (mean + max(sims))
+            score = (1 - LINK_MAX) * mean + LINK_MAX * max(sims)
             if score >= best_score:
                 best, best_score = story, score
         return best
