@@ -110,6 +110,7 @@ def vec_json(vec: stories._Vec) -> str:
             "figures": sorted(vec.figures),
             "name_norm": vec.name_norm,
             "actors": sorted(vec.actors),
+            "protagonist": vec.protagonist,
         },
         ensure_ascii=False,
     )
@@ -129,6 +130,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         frozenset(d["figures"]),
         d["name_norm"],
         frozenset(d["actors"]),
+        d["protagonist"],
     )
 
 

@@ -50,6 +50,7 @@ PLACE_CONFLICT = 0.5
 ACTOR_CONFLICT = 0.6
 WHAT_CONFLICT = 0.6
 WHAT_WORDS = 5
+PROTAGONIST_CONFLICT = 0.5
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
 QUOTE_SHINGLE = 3
 BLOCK_QUOTES = 4  # quote shingles used as blocking keys
@@ -88,6 +89,7 @@ class Components:
     place_conflict: bool
     actor_conflict: bool
     what_conflict: bool
+    protagonist_conflict: bool
 
 
 @dataclass
@@ -103,6 +105,7 @@ class _Vec:
     figures: frozenset[str] = frozenset()
     name_norm: float = 1.0  # `norm` is that of the event terms
     actors: frozenset[str] = frozenset()  # the subset of `keys` naming people and groups
+    protagonist: str = ""  # name term of the actor the text names most often
 
 
 def _stem(word: str) -> str:
@@ -219,6 +222,37 @@ def _what_conflict(a: _Vec, b: _Vec) -> bool:
     return not any(t in b.terms for t in top(a)) and not any(t in a.terms for t in top(b))
 
 
+def _protagonist(doc: StoryDoc, counts: dict[str, float]) -> str:
+    """The person or group the text names most often (by the last word of the name), if
+    named at least twice: the confessing soldier, the official giving the toll."""
+    best, best_n = "", 1.0
+    for e in doc.entities:
+        words = name_key(e).split()
+        if not words:
+            continue
+        term = NAME + words[-1]
+        n = counts.get(term, 0.0)
+        if n > best_n or (n == best_n and best and term < best):
+            best, best_n = term, n
+    return best
+
+
+def _protagonist_conflict(a: _Vec, b: _Vec) -> bool:
+    """Each report centres on someone the other never names: another soldier's
+    confession, another official's announcement."""
+    if not (a.protagonist and b.protagonist):
+        return False
+
+    def named(v: _Vec, term: str) -> bool:
+        return any(
+            t[0] == NAME and JaroWinkler.similarity(t[1:], term[1:]) >= PLACE_SPELLING
+            for t in v.terms
+            if " " not in t
+        )
+
+    return not named(b, a.protagonist) and not named(a, b.protagonist)
+
+
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
     """Overlap coefficient: a short excerpt holding some of a long report's quotes counts."""
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
@@ -319,6 +353,7 @@ class StoryIndex:
             _figure_keys(doc),
             norms[1],
             frozenset("e:" + k for k in (name_key(e) for e in doc.entities) if k),
+            _protagonist(doc, counts),
         )
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
@@ -343,6 +378,7 @@ class StoryIndex:
             place_conflict=_place_conflict(a, b),
             actor_conflict=_actor_conflict(a, b),
             what_conflict=_what_conflict(a, b),
+            protagonist_conflict=_protagonist_conflict(a, b),
         )
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
@@ -355,6 +391,8 @@ class StoryIndex:
             score *= ACTOR_CONFLICT
         if c.what_conflict:
             score *= WHAT_CONFLICT
+        if c.protagonist_conflict:
+            score *= PROTAGONIST_CONFLICT
 
         if a.day is not None and b.day is not None:
             gap = abs(a.day - b.day)
