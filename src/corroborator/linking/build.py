@@ -264,7 +264,8 @@ def story_doc(
         for m in ex.get("entities", [])
         if m["kind"] in ("person", "armed_group", "organization")
     )
-    ents = {e["name"] for e in found if e}
+    resolved = [e for e in found if e]
+    ents = {e["name"] for e in resolved}
     places = {p["name"] for p in ex.get("places", []) if p.get("precision") == "settlement"}
     return stories.StoryDoc(
         doc_id=d["document_id"],
@@ -274,6 +275,7 @@ def story_doc(
         places=tuple(sorted(places)),
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
         quotes=tuple(q["text"] for q in ex.get("quotes", [])),
+        people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
         ),

@@ -74,6 +74,7 @@ class StoryDoc:
     duplicate_of: str | None = None
     quotes: tuple[str, ...] = ()  # quoted words
     figures: tuple[int, ...] = ()  # counts of killed, wounded, detained ...
+    people: tuple[str, ...] = ()  # the `entities` that are persons
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,8 @@ def term_counts(text: str) -> dict[str, float]:
         for w in words:
             counts[w] += weight
         for a, b in zip(words, words[1:], strict=False):
-            counts[(NAME if NAME in (a[0], b[0]) else "") + a + " " + b] += weight
+            name = NAME if NAME in (a[0], b[0]) else ""
+            counts[name + a.lstrip(NAME) + " " + b.lstrip(NAME)] += weight
     return counts
 
 
@@ -223,10 +225,10 @@ def _what_conflict(a: _Vec, b: _Vec) -> bool:
 
 
 def _protagonist(doc: StoryDoc, counts: dict[str, float]) -> str:
-    """The person or group the text names most often (by the last word of the name), if
-    named at least twice: the confessing soldier, the official giving the toll."""
+    """The person the text names most often (by the last word of the name), if named at
+    least twice: the confessing soldier, the official giving the toll."""
     best, best_n = "", 1.0
-    for e in doc.entities:
+    for e in doc.people:
         words = name_key(e).split()
         if not words:
             continue
