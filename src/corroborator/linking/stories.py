@@ -22,7 +22,7 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from rapidfuzz.distance import JaroWinkler
@@ -107,6 +107,17 @@ class _Vec:
     name_norm: float = 1.0  # `norm` is that of the event terms
     actors: frozenset[str] = frozenset()  # the subset of `keys` naming people and groups
     protagonist: str = ""  # name term of the actor the text names most often
+
+    @cached_property
+    def name_words(self) -> list[str]:
+        """One-word name terms, unprefixed (for spelling-tolerant lookups)."""
+        return [t[1:] for t in self.terms if t[0] == NAME and " " not in t]
+
+    @cached_property
+    def telling_words(self) -> list[str]:
+        """The heaviest one-word event terms: what happened, in this report's words."""
+        words = [(w, t) for t, w in self.terms.items() if t[0] != NAME and " " not in t]
+        return [t for _, t in sorted(words, reverse=True)[:WHAT_WORDS]]
 
 
 def _stem(word: str) -> str:
@@ -193,11 +204,11 @@ def _mentions(vec: _Vec, place: str) -> bool:
     for Velyka Oleksandrivka)."""
     if place in vec.keys:
         return True
-    names = [t[1:] for t in vec.terms if t[0] == NAME and " " not in t]
-    return all(
-        any(JaroWinkler.similarity(w, n) >= PLACE_SPELLING for n in names)
-        for w in place[2:].split()
-    )
+    return all(_spelled(w, vec) for w in place[2:].split())
+
+
+def _spelled(word: str, vec: _Vec) -> bool:
+    return any(JaroWinkler.similarity(word, n) >= PLACE_SPELLING for n in vec.name_words)
 
 
 def _place_conflict(a: _Vec, b: _Vec) -> bool:
@@ -216,12 +227,9 @@ def _actor_conflict(a: _Vec, b: _Vec) -> bool:
 
 def _what_conflict(a: _Vec, b: _Vec) -> bool:
     """Neither report uses any of the other's most telling words for what happened."""
-
-    def top(v: _Vec) -> list[str]:
-        words = [(w, t) for t, w in v.terms.items() if t[0] != NAME and " " not in t]
-        return [t for _, t in sorted(words, reverse=True)[:WHAT_WORDS]]
-
-    return not any(t in b.terms for t in top(a)) and not any(t in a.terms for t in top(b))
+    return not any(t in b.terms for t in a.telling_words) and not any(
+        t in a.terms for t in b.telling_words
+    )
 
 
 def _protagonist(doc: StoryDoc, counts: dict[str, float]) -> str:
@@ -244,15 +252,7 @@ def _protagonist_conflict(a: _Vec, b: _Vec) -> bool:
     confession, another official's announcement."""
     if not (a.protagonist and b.protagonist):
         return False
-
-    def named(v: _Vec, term: str) -> bool:
-        return any(
-            t[0] == NAME and JaroWinkler.similarity(t[1:], term[1:]) >= PLACE_SPELLING
-            for t in v.terms
-            if " " not in t
-        )
-
-    return not named(b, a.protagonist) and not named(a, b.protagonist)
+    return not _spelled(a.protagonist[1:], b) and not _spelled(b.protagonist[1:], a)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
