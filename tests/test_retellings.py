@@ -35,7 +35,7 @@ def test_dev_retellings_link_and_lookalikes_stay_apart(cli: Any) -> None:
 
 def test_heldout_retellings(cli: Any) -> None:
     score = _same_story(cli, "heldout")
-    assert score["f1"] >= 0.0, score
+    assert score["f1"] >= 0.85, score  # measured once at the end: P 0.80, R 1.00, F1 0.889
 
 
 def test_one_file_at_a_time_gives_the_stories_of_one_batch(

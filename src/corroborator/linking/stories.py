@@ -4,9 +4,13 @@ All news about one war shares vocabulary, so lexical similarity alone over-links
 retellings (rewrites, translations, excerpts) share few exact words. The score combines
 what survives rewording with the words: TF-IDF cosine of the text (lead weighted up,
 proper nouns reduced to transliteration-neutral keys so Ossechkin and Osechkin agree),
-shared rare named people, groups and places (IDF-weighted), shared quoted words and
-figures; two reports that each name towns but no common one are about different events
-and score lower; publication dates, when both are known, decay the score with distance.
+shared rare named people, groups and places (IDF-weighted; or the names in the text,
+when extraction missed them), shared quoted words and figures. Look-alikes (the same kind
+of event elsewhere, another unit's confession) are told apart by soft conflicts, each
+halving the score or so: both name towns but none in common (in any close spelling);
+both name people or groups but none in common; each centres on a person the other never
+names; neither uses the other's most telling event words. Publication dates, when both
+are known, decay the score with distance; a missing date never vetoes.
 Candidates come from blocks (a document's rarest terms, entities and quote shingles,
 within a time window), so linking a new document touches only its blocks, never every
 stored document. Documents join the story whose members they resemble most on average; a
@@ -45,11 +49,12 @@ HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days bey
 W_TEXT = 0.7
 W_ENT = 0.3
 W_QUOTE = 0.5  # share of the shorter report's quoted word triples found in the other
-W_FIGURE = 0.1  # share of the shorter report's figures found in the other
+W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
+# Score multipliers for look-alike evidence (tuned on the retellings dev set and ECB+ dev)
 PLACE_CONFLICT = 0.5
 ACTOR_CONFLICT = 0.6
 WHAT_CONFLICT = 0.6
-WHAT_WORDS = 5
+WHAT_WORDS = 5  # "telling" event words per report
 PROTAGONIST_CONFLICT = 0.5
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
 QUOTE_SHINGLE = 3
