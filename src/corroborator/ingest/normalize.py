@@ -1,8 +1,9 @@
 """Working text from decoded source text, with a map back to the original characters.
 
 The working text is what every offset refers to; normalisation (NFC, odd spaces, line
-ends, zero-width marks) changes lengths, so we keep breakpoints to map any working-text
-offset back to the decoded original and show an investigator the untouched source.
+ends, zero-width marks, and any dropped ranges such as page furniture) changes lengths,
+so we keep breakpoints to map any working-text offset back to the decoded original and
+show an investigator the untouched source.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Spaces that look like a space but break tokenisers and matching.
 _SPACES = {
@@ -40,20 +42,30 @@ _LINE_BREAKS = {"\u2028", "\u2029", "\x85"}
 _ODD = re.compile("[" + "".join(sorted(_SPACES | _DROP | _LINE_BREAKS)) + "]")
 
 
-def normalize(raw: str) -> tuple[str, list[tuple[int, int]]]:
-    """Return (working text, breakpoints).
+def normalize(raw: str, drop: Sequence[tuple[int, int]] = ()) -> tuple[str, list[tuple[int, int]]]:
+    """Return (working text, breakpoints), leaving out the sorted `drop` ranges of `raw`.
 
     Breakpoints are (working offset, original offset) pairs at every place where the two
     drift apart; between breakpoints the offsets advance together.
     """
-    if _ODD.search(raw) is None and unicodedata.is_normalized("NFC", raw):
+    if not drop and _ODD.search(raw) is None and unicodedata.is_normalized("NFC", raw):
         return raw, []
     out: list[str] = []
     points: list[tuple[int, int]] = []
     w = 0
     i = 0
     n = len(raw)
+    cuts = iter(sorted(drop))
+    cut = next(cuts, None)
     while i < n:
+        while cut is not None and cut[1] <= i:
+            cut = next(cuts, None)
+        if cut is not None and cut[0] <= i:
+            if not points or points[-1] != (w, i):
+                points.append((w, i))
+            i = cut[1]
+            points.append((w, i))
+            continue
         # NFC per grapheme run: compose a base char with following combining marks.
         j = i + 1
         while j < n and unicodedata.combining(raw[j]):

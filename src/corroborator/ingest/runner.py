@@ -16,6 +16,7 @@ from pathlib import Path
 from corroborator.errors import InputError
 from corroborator.ingest import media as media_files
 from corroborator.ingest.archive import Archive, sha256_bytes
+from corroborator.ingest.furniture import furniture_ranges
 from corroborator.ingest.normalize import normalize
 from corroborator.ingest.readers import CONTAINER_MAX_BYTES, kind_of, read_path, walk
 from corroborator.models import MediaRef, RawRecord, Rejection
@@ -112,7 +113,8 @@ def _ingest_file(
 def _store_document(
     store: Store, rec: RawRecord, sha: str, arch_sha: str, a_start: int | None, a_end: int | None
 ) -> int:
-    text, points = normalize(rec.text)
+    # Furniture leaves the working text; the archive keeps it and the map points past it.
+    text, points = normalize(rec.text, drop=furniture_ranges(rec.text))
     if not text.strip():
         raise InputError(rec.source_file, "no text after normalisation")
     return store.add_document(

@@ -273,13 +273,15 @@ def story_doc(
     dups: dict[str, tuple[str, float]],
     alias_index: AliasLookup,
 ) -> stories.StoryDoc:
-    """What story linking reads of one document: its text, date, named actors and towns."""
+    """What story linking reads of one document: its text, date, named actors and towns,
+    quoted words and figures."""
     found = (
         alias_index.get(m["text"].lower())
         for m in ex.get("entities", [])
         if m["kind"] in ("person", "armed_group", "organization")
     )
-    ents = {e["name"] for e in found if e}
+    resolved = [e for e in found if e]
+    ents = {e["name"] for e in resolved}
     places = {p["name"] for p in ex.get("places", []) if p.get("precision") == "settlement"}
     return stories.StoryDoc(
         doc_id=d["document_id"],
@@ -288,6 +290,11 @@ def story_doc(
         entities=tuple(sorted(ents)),
         places=tuple(sorted(places)),
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
+        quotes=tuple(q["text"] for q in ex.get("quotes", [])),
+        people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
+        figures=tuple(
+            sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
+        ),
     )
 
 

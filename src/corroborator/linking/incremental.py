@@ -358,7 +358,7 @@ def _story(store: Store, doc: stories.StoryDoc, n_docs: int) -> str:
     counts = stories.term_counts(doc.text)
     df = index.df
     assert isinstance(df, _StoredCounts)
-    df.load({*counts, *stories._keys(doc)})
+    df.load({*counts, *stories._keys(doc), *stories.quote_shingles(doc.quotes)})
     if doc.duplicate_of:
         index.load_stories({doc.duplicate_of})
     story = index.link(doc)

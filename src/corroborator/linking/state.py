@@ -27,7 +27,7 @@ from corroborator.storage.db import Store
 if TYPE_CHECKING:
     from corroborator.linking.build import Links
 
-STATE_VERSION = "1"  # bump when the shape or meaning of any state row changes
+STATE_VERSION = "2"  # bump when the shape or meaning of any state row changes
 CHUNK = 500  # ids per IN (...) list: well under every backend's parameter limit
 
 
@@ -105,6 +105,12 @@ def vec_json(vec: stories._Vec) -> str:
             "keys": sorted(vec.keys),
             "day": vec.day,
             "blocks": vec.blocks,
+            "places": sorted(vec.places),
+            "quotes": sorted(vec.quotes),
+            "figures": sorted(vec.figures),
+            "name_norm": vec.name_norm,
+            "actors": sorted(vec.actors),
+            "protagonist": vec.protagonist,
         },
         ensure_ascii=False,
     )
@@ -112,7 +118,20 @@ def vec_json(vec: stories._Vec) -> str:
 
 def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
     d = json.loads(payload)
-    return stories._Vec(doc_id, d["terms"], d["norm"], frozenset(d["keys"]), d["day"], d["blocks"])
+    return stories._Vec(
+        doc_id,
+        d["terms"],
+        d["norm"],
+        frozenset(d["keys"]),
+        d["day"],
+        d["blocks"],
+        frozenset(d["places"]),
+        frozenset(d["quotes"]),
+        frozenset(d["figures"]),
+        d["name_norm"],
+        frozenset(d["actors"]),
+        d["protagonist"],
+    )
 
 
 def item_json(item: incident_links.IncidentItem, raw: dict[str, Any]) -> str:

@@ -1,12 +1,20 @@
 """Stories: documents whose main news event is the same share one `story_id`.
 
-All news about one war shares vocabulary, so lexical similarity alone over-links. The
-score combines TF-IDF cosine of the text (lead weighted up), shared rare named entities
-and places (IDF-weighted), and closeness of publication dates. Candidates come from
-blocks (a document's rarest terms and entities, within a time window), so linking a new
-document touches only its blocks, never every stored document. Documents join the story
-whose members they resemble most on average; a story's id is its earliest member's id, so
-ids stay stable as documents arrive.
+All news about one war shares vocabulary, so lexical similarity alone over-links, and
+retellings (rewrites, translations, excerpts) share few exact words. The score combines
+what survives rewording with the words: TF-IDF cosine of the text (lead weighted up,
+proper nouns reduced to transliteration-neutral keys so Ossechkin and Osechkin agree),
+shared rare named people, groups and places (IDF-weighted; or the names in the text,
+when extraction missed them), shared quoted words and figures. Look-alikes (the same kind
+of event elsewhere, another unit's confession) are told apart by soft conflicts, each
+halving the score or so: both name towns but none in common (in any close spelling);
+both name people or groups but none in common; each centres on a person the other never
+names; neither uses the other's most telling event words. Publication dates, when both
+are known, decay the score with distance; a missing date never vetoes.
+Candidates come from blocks (a document's rarest terms, entities and quote shingles,
+within a time window), so linking a new document touches only its blocks, never every
+stored document. Documents join the story whose members they resemble most on average; a
+story's id is its earliest member's id, so ids stay stable as documents arrive.
 """
 
 from __future__ import annotations
@@ -18,17 +26,20 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
+from rapidfuzz.distance import JaroWinkler
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
 from corroborator.linking.copies import sentences
-from corroborator.linking.names import name_key
+from corroborator.linking.names import name_key, word_key
 
 LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
-TOP_TERMS = 60  # terms kept per document vector (bounded memory at 100k documents)
+TOP_TERMS = 45  # event terms kept per document vector (bounded memory at 100k documents)
+TOP_NAMES = 20  # name terms kept
 BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
 DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
@@ -37,12 +48,25 @@ WINDOW_DAYS = 30  # dated documents further apart than this are never candidates
 HALF_LIFE_DAYS = 7.0  # date closeness halves the score every this many days beyond 2
 W_TEXT = 0.7
 W_ENT = 0.3
+W_QUOTE = 0.5  # share of the shorter report's quoted word triples found in the other
+W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
+# Score multipliers for look-alike evidence (tuned on the retellings dev set and ECB+ dev)
+PLACE_CONFLICT = 0.5
+ACTOR_CONFLICT = 0.6
+WHAT_CONFLICT = 0.6
+WHAT_WORDS = 5  # "telling" event words per report
+PROTAGONIST_CONFLICT = 0.5
+PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
+QUOTE_SHINGLE = 3
+BLOCK_QUOTES = 4  # quote shingles used as blocking keys
 THRESHOLD = 0.08
 # A story scoring this share of THRESHOLD but below it is a reviewer's "possible same story".
 NEAR_SHARE = 0.6
-ENT_MODE = "cosine"
+LINK_MAX = 0.5  # weight of the closest member against the mean over the story
 
-_WORD = re.compile(r"[a-z][a-z'-]+")
+NAME = "@"  # prefix of name terms
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+_QUOTE_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -55,6 +79,25 @@ class StoryDoc:
     entities: tuple[str, ...] = ()  # canonical person / group names
     places: tuple[str, ...] = ()  # canonical place names
     duplicate_of: str | None = None
+    quotes: tuple[str, ...] = ()  # quoted words
+    figures: tuple[int, ...] = ()  # counts of killed, wounded, detained ...
+    people: tuple[str, ...] = ()  # the `entities` that are persons
+
+
+@dataclass(frozen=True)
+class Components:
+    """What two reports share, each 0..1."""
+
+    text: float  # cosine of all the words
+    event: float  # ... of the words that say what happened
+    names: float  # cosine of the names in the text
+    entities: float  # resolved people, groups and places
+    quotes: float
+    figures: float
+    place_conflict: bool
+    actor_conflict: bool
+    what_conflict: bool
+    protagonist_conflict: bool
 
 
 @dataclass
@@ -65,6 +108,23 @@ class _Vec:
     keys: frozenset[str]
     day: int | None
     blocks: list[str] = field(default_factory=list)
+    places: frozenset[str] = frozenset()  # the subset of `keys` naming towns
+    quotes: frozenset[str] = frozenset()
+    figures: frozenset[str] = frozenset()
+    name_norm: float = 1.0  # `norm` is that of the event terms
+    actors: frozenset[str] = frozenset()  # the subset of `keys` naming people and groups
+    protagonist: str = ""  # name term of the actor the text names most often
+
+    @cached_property
+    def name_words(self) -> list[str]:
+        """One-word name terms, unprefixed (for spelling-tolerant lookups)."""
+        return [t[1:] for t in self.terms if t[0] == NAME and " " not in t]
+
+    @cached_property
+    def telling_words(self) -> list[str]:
+        """The heaviest one-word event terms: what happened, in this report's words."""
+        words = [(w, t) for t, w in self.terms.items() if t[0] != NAME and " " not in t]
+        return [t for _, t in sorted(words, reverse=True)[:WHAT_WORDS]]
 
 
 def _stem(word: str) -> str:
@@ -74,20 +134,32 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1 << 16)
+def _term(word: str, name: bool) -> str:
+    """Lower-cased stem; a name is marked NAME and reduced to its transliteration-neutral
+    key, so spellings of one name are one term."""
+    lower = word.lower().strip("'-")
+    if name:
+        return NAME + (word_key(lower) or lower)
+    return _stem(lower)
+
+
 def term_counts(text: str) -> dict[str, float]:
-    """Content-word unigrams and adjacent bigrams; lead sentences weighted up."""
+    """Content-word unigrams and adjacent bigrams; lead sentences weighted up. Capitalised
+    words inside a sentence are names; a bigram holding one is a name term."""
     counts: defaultdict[str, float] = defaultdict(float)
     for i, sent in enumerate(sentences(text)):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
         words = [
-            _stem(w.strip("'-"))
-            for w in _WORD.findall(unidecode(sent).lower())
-            if w not in STOP_WORDS and len(w) > 2
+            _term(w, j > 0 and w[0].isupper())
+            for j, w in enumerate(_WORD.findall(unidecode(sent)))
+            if len(w) > 2 and w.lower() not in STOP_WORDS
         ]
         for w in words:
             counts[w] += weight
         for a, b in zip(words, words[1:], strict=False):
-            counts[a + " " + b] += weight
+            name = NAME if NAME in (a[0], b[0]) else ""
+            counts[name + a.lstrip(NAME) + " " + b.lstrip(NAME)] += weight
     return counts
 
 
@@ -109,10 +181,105 @@ def _keys(doc: StoryDoc) -> frozenset[str]:
     )
 
 
-def _cosine(a: _Vec, b: _Vec) -> float:
+def _place_keys(doc: StoryDoc) -> frozenset[str]:
+    return frozenset("e:" + key for key in (name_key(k) for k in doc.places) if key)
+
+
+def quote_shingles(quotes: Iterable[str]) -> frozenset[str]:
+    """Word triples of the quoted words: a quote reused by another outlet shares them
+    even when it is cut short or its punctuation differs."""
+    out: set[str] = set()
+    for q in quotes:
+        words = _QUOTE_WORD.findall(unidecode(q).lower())
+        out.update(
+            "q:" + " ".join(words[i : i + QUOTE_SHINGLE])
+            for i in range(len(words) - QUOTE_SHINGLE + 1)
+        )
+    return frozenset(out)
+
+
+def _figure_keys(doc: StoryDoc) -> frozenset[str]:
+    return frozenset(f"n:{n}" for n in doc.figures if n >= 2)  # "one", "two" are everywhere
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _mentions(vec: _Vec, place: str) -> bool:
+    """The report names the place, in any spelling close enough (Velikaya Aleksandrovka
+    for Velyka Oleksandrivka)."""
+    if place in vec.keys:
+        return True
+    return all(_spelled(w, vec) for w in place[2:].split())
+
+
+def _spelled(word: str, vec: _Vec) -> bool:
+    return any(JaroWinkler.similarity(word, n) >= PLACE_SPELLING for n in vec.name_words)
+
+
+def _place_conflict(a: _Vec, b: _Vec) -> bool:
+    """Both name towns and neither names (or spells out) one of the other's."""
+    if not (a.places and b.places):
+        return False
+    return not any(_mentions(b, p) for p in a.places) and not any(_mentions(a, p) for p in b.places)
+
+
+def _actor_conflict(a: _Vec, b: _Vec) -> bool:
+    """Both name people or groups and neither names one of the other's."""
+    if not (a.actors and b.actors):
+        return False
+    return not any(_mentions(b, p) for p in a.actors) and not any(_mentions(a, p) for p in b.actors)
+
+
+def _what_conflict(a: _Vec, b: _Vec) -> bool:
+    """Neither report uses any of the other's most telling words for what happened."""
+    return not any(t in b.terms for t in a.telling_words) and not any(
+        t in a.terms for t in b.telling_words
+    )
+
+
+def _protagonist(doc: StoryDoc, counts: dict[str, float]) -> str:
+    """The person the text names most often (by the last word of the name), if named at
+    least twice: the confessing soldier, the official giving the toll."""
+    best, best_n = "", 1.0
+    for e in doc.people:
+        words = name_key(e).split()
+        if not words:
+            continue
+        term = NAME + words[-1]
+        n = counts.get(term, 0.0)
+        if n > best_n or (n == best_n and best and term < best):
+            best, best_n = term, n
+    return best
+
+
+def _protagonist_conflict(a: _Vec, b: _Vec) -> bool:
+    """Each report centres on someone the other never names: another soldier's
+    confession, another official's announcement."""
+    if not (a.protagonist and b.protagonist):
+        return False
+    return not _spelled(a.protagonist[1:], b) and not _spelled(b.protagonist[1:], a)
+
+
+def _share(a: frozenset[str], b: frozenset[str]) -> float:
+    """Overlap coefficient: a short excerpt holding some of a long report's quotes counts."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _cosines(a: _Vec, b: _Vec) -> tuple[float, float, float]:
+    """Cosines of (all terms, event terms, name terms)."""
     ta, tb = (a.terms, b.terms) if len(a.terms) <= len(b.terms) else (b.terms, a.terms)
-    dot = sum(v * tb[k] for k, v in ta.items() if k in tb)
-    return dot / (a.norm * b.norm) if dot else 0.0
+    dots = [0.0, 0.0]
+    for k, v in ta.items():
+        if k in tb:
+            dots[k[0] == NAME] += v * tb[k]
+    whole = math.hypot(a.norm, a.name_norm) * math.hypot(b.norm, b.name_norm)
+    return (
+        (dots[0] + dots[1]) / whole,
+        dots[0] / (a.norm * b.norm),
+        dots[1] / (a.name_norm * b.name_norm),
+    )
 
 
 class _HashedCounts:
@@ -162,7 +329,7 @@ class StoryIndex:
         counts = term_counts(doc.text)
         self.n_docs += 1
         self.df.add(counts.keys())
-        self.df.add(_keys(doc))
+        self.df.add(_keys(doc) | quote_shingles(doc.quotes))
 
     def _idf(self, key: str) -> float:
         return math.log((1 + self.n_docs) / (1 + self.df[key])) + 1.0
@@ -170,15 +337,35 @@ class StoryIndex:
     def _vector(self, doc: StoryDoc) -> _Vec:
         counts = term_counts(doc.text)
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
-        norm = math.sqrt(sum(v * v for v in weighted.values())) or 1.0
-        # Keep the heaviest terms that other documents share (a term seen once can never
-        # match); the norm stays that of the full vector so long texts are not favoured.
-        ranked = sorted(weighted.items(), key=lambda kv: (self.df[kv[0]] < 2, -kv[1]))
-        top = dict(ranked[:TOP_TERMS])
+        top: dict[str, float] = {}
+        norms = []
+        # Per channel (what happened; who and where), keep the heaviest terms that other
+        # documents share (a term seen once can never match); the norm stays that of the
+        # full vector so long texts are not favoured.
+        for names, limit in ((False, TOP_TERMS), (True, TOP_NAMES)):
+            part = [(t, v) for t, v in weighted.items() if (t[0] == NAME) == names]
+            part.sort(key=lambda kv: (self.df[kv[0]] < 2, -kv[1], kv[0]))
+            norms.append(math.sqrt(sum(v * v for _, v in part)) or 1.0)
+            top.update(part[:limit])
         keys = _keys(doc)
+        quotes = quote_shingles(doc.quotes)
         shared = sorted((t for t in top if self.df[t] > 1), key=lambda t: self.df[t])
         rare_terms = shared[:BLOCK_TERMS]
-        return _Vec(doc.doc_id, top, norm, keys, _day(doc.published), rare_terms + sorted(keys))
+        rare_quotes = sorted((q for q in quotes if self.df[q] > 1), key=lambda q: (self.df[q], q))
+        return _Vec(
+            doc.doc_id,
+            top,
+            norms[0],
+            keys,
+            _day(doc.published),
+            rare_terms + sorted(keys) + rare_quotes[:BLOCK_QUOTES],
+            _place_keys(doc),
+            quotes,
+            _figure_keys(doc),
+            norms[1],
+            frozenset("e:" + k for k in (name_key(e) for e in doc.entities) if k),
+            _protagonist(doc, counts),
+        )
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
         """IDF-weighted overlap coefficient: a short report naming the same rare people
@@ -187,13 +374,37 @@ class StoryIndex:
         if not shared:
             return 0.0
         w = self._idf
-        if ENT_MODE == "cosine":
-            num = sum(w(k) ** 2 for k in shared)
-            return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
-        return sum(w(k) for k in shared) / min(sum(w(k) for k in a), sum(w(k) for k in b))
+        num = sum(w(k) ** 2 for k in shared)
+        return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
+
+    def components(self, a: _Vec, b: _Vec) -> Components:
+        text, event, names = _cosines(a, b)
+        return Components(
+            text=text,
+            event=event,
+            names=names,
+            entities=self._entity_sim(a.keys, b.keys),
+            quotes=_share(a.quotes, b.quotes),
+            figures=_jaccard(a.figures, b.figures),
+            place_conflict=_place_conflict(a, b),
+            actor_conflict=_actor_conflict(a, b),
+            what_conflict=_what_conflict(a, b),
+            protagonist_conflict=_protagonist_conflict(a, b),
+        )
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
-        score = W_TEXT * _cosine(a, b) + W_ENT * self._entity_sim(a.keys, b.keys)
+        c = self.components(a, b)
+        who = max(c.names, c.entities)
+        score = W_TEXT * c.text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
+        if c.place_conflict:
+            score *= PLACE_CONFLICT
+        if c.actor_conflict:
+            score *= ACTOR_CONFLICT
+        if c.what_conflict:
+            score *= WHAT_CONFLICT
+        if c.protagonist_conflict:
+            score *= PROTAGONIST_CONFLICT
+
         if a.day is not None and b.day is not None:
             gap = abs(a.day - b.day)
             if gap > WINDOW_DAYS:
@@ -248,8 +459,10 @@ class StoryIndex:
         best, best_score = None, self.threshold
         near: tuple[float, str] | None = None
         for story, sims in per_story.items():
-            mean = sum(s for s, _ in sims) / len(self.members[story])  # others count 0
-            score = 0.5 * (mean + max(s for s, _ in sims))
+            mean = sum(s for s, _ in sims) / len(
+                self.members[story]
+            )  # members outside the blocks count 0
+            score = (1 - LINK_MAX) * mean + LINK_MAX * max(s for s, _ in sims)
             if score >= best_score:
                 best, best_score = story, score
             if self.threshold * NEAR_SHARE <= score < self.threshold:

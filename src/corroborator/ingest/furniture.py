@@ -1,0 +1,177 @@
+"""Page furniture in plain text: menus, bylines, dates, share buttons, sign-up and cookie
+notices, related-headline lists around the article body.
+
+trafilatura drops it from HTML, but text and JSONL records arrive with it pasted in, and
+there it misleads every later stage (a menu line became the "lead" of story linking). Each
+line gets features (words, stopword share, sentence punctuation, interface-word share,
+date-token share, separators, repetition); the body runs from the first to the last line
+that reads as prose. Before the body only a headline survives; after it nothing does;
+inside it only lines that are plainly interface are dropped, with any list of headlines
+that an interface line ("Read more") introduces. The caller drops the ranges while
+normalising, so the offset map still points into the archived original.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from corroborator.nlp import lexicon
+
+PROSE_WORDS = 8  # a line this long that ends like a sentence is prose
+RUN_ON_WORDS = 20  # ... or this long without an end (an excerpt cut mid-sentence)
+HEADLINE_WORDS = (4, 20)
+MAX_INTERFACE = 0.12  # interface-word share above which a prose-looking line is a notice
+SHORT_INTERFACE = 0.25  # ... and above which a short line is a button or menu item
+
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d+", re.UNICODE)
+_SEPARATORS = re.compile(r"\s[|•·›»/>–—-]\s|\s{2,}\S|[|•·›»]")
+# a sentence end, allowing a signed-off source after it ("... on social media. — Euronews")
+_SENTENCE_END = re.compile(r"(?:[.!?…][\"'”’)\]]*|[\"”’])(?:\s+[—–-]+\s*(?:\S+\s?){1,4})?\s*$")
+_TIME = re.compile(r"^\d{1,2}[:.]\d{2}(?:[ap]m)?$|^\d{1,4}([./-])\d{1,2}\1\d{2,4}$", re.I)
+_BYLINE = re.compile(r"^(?:by|text|photo|photos|words|reporting|editing)\b[:\s]", re.I)
+_LABEL = re.compile(r"^[^\W\d_][\w ]{0,25}:\s*\S")
+
+
+@dataclass(frozen=True)
+class Line:
+    start: int
+    end: int  # after the line's newline
+    text: str
+
+
+def lines(text: str) -> list[Line]:
+    out, pos = [], 0
+    for raw in text.splitlines(keepends=True):
+        out.append(Line(pos, pos + len(raw), raw.strip()))
+        pos += len(raw)
+    return out
+
+
+def _date_words() -> frozenset[str]:
+    months = {r[0] for r in lexicon.rows("dates_months.tsv")}
+    days = {r[0] for r in lexicon.rows("dates_weekdays.tsv")}
+    return frozenset(months | days | {"updated", "published", "am", "pm", "gmt", "utc", "at"})
+
+
+@dataclass(frozen=True)
+class Features:
+    words: int
+    stopwords: float  # share of words that are stopwords
+    interface: float  # share that are interface words
+    dates: float  # share that are dates, times, weekdays, months or bare numbers
+    sentence: bool  # ends like a sentence
+    separators: int
+    byline: bool
+    label: bool  # "Tags:", "Read also:" and other short labels
+    copyright: bool
+
+
+def features(line: str) -> Features:
+    words = _WORD.findall(line)
+    lower = [w.lower().strip(".") for w in words]
+    n = len(words) or 1
+    interface = lexicon.words("furniture_interface.txt", lower=True)
+    dates = _date_words()
+    n_date = sum(w in dates or w.isdigit() for w in lower)
+    n_date += sum(bool(_TIME.match(t)) for t in line.split())
+    return Features(
+        words=len(words),
+        stopwords=sum(w in STOP_WORDS for w in lower) / n,
+        interface=sum(w in interface for w in lower) / n,
+        dates=min(1.0, n_date / n),
+        sentence=bool(_SENTENCE_END.search(line)),
+        separators=len(_SEPARATORS.findall(line)),
+        byline=bool(_BYLINE.match(line)) and len(words) <= 7,
+        label=bool(_LABEL.match(line)) and len(words) <= 6,
+        copyright="©" in line or "(c)" in line.lower(),
+    )
+
+
+def is_prose(f: Features) -> bool:
+    """Reads as running text: long, and a sentence or rich in function words."""
+    if f.words < PROSE_WORDS or f.interface > MAX_INTERFACE or f.separators > 2:
+        return False
+    return f.sentence or (f.stopwords >= 0.3 and f.words >= RUN_ON_WORDS)
+
+
+def is_interface(f: Features, repeated: bool) -> bool:
+    """Plainly page interface: a button, menu, date stamp, byline or sign-up notice."""
+    if f.words == 0:
+        return False
+    if f.byline or f.copyright or (f.dates >= 0.6 and f.words <= 8):
+        return True
+    if f.separators >= 2 and f.stopwords < 0.3:
+        return True  # a menu or breadcrumb: "Home / News / Regions"
+    if f.words <= 3 and (f.interface > 0 or repeated or not f.sentence):
+        return True
+    return f.words < 15 and f.interface >= SHORT_INTERFACE
+
+
+def is_headline(f: Features) -> bool:
+    lo, hi = HEADLINE_WORDS
+    return (
+        lo <= f.words <= hi
+        and f.interface == 0
+        and f.dates < 0.5
+        and f.separators < 2
+        and not (f.label or f.byline)
+    )
+
+
+def furniture_ranges(text: str) -> list[tuple[int, int]]:
+    """(start, end) character ranges of furniture lines, sorted, not overlapping."""
+    ls = lines(text)
+    if len(ls) < 3:
+        return []
+    feats = [features(ln.text) for ln in ls]
+    counts = Counter(ln.text.lower() for ln in ls if ln.text)
+    prose = [i for i, f in enumerate(feats) if is_prose(f)]
+    if not prose:
+        return []
+    first, last = _extend(ls, feats, prose[0], -1), _extend(ls, feats, prose[-1], 1)
+    drop: set[int] = set()
+    for i in range(first):  # before the body: keep the headline(s) only
+        if ls[i].text and not is_headline(feats[i]):
+            drop.add(i)
+    drop.update(i for i in range(last + 1, len(ls)) if ls[i].text)
+    in_list = False
+    for i in range(first + 1, last):
+        f = feats[i]
+        if not ls[i].text:
+            continue
+        if is_prose(f):
+            in_list = False
+        elif is_interface(f, counts[ls[i].text.lower()] > 1) or (f.label and not f.sentence):
+            drop.add(i)
+            in_list = f.interface > 0 or f.label  # "Read more", "Related:" open a list
+        elif in_list and not f.sentence:
+            drop.add(i)
+    return _merge([(ls[i].start, ls[i].end) for i in sorted(drop)])
+
+
+def _extend(ls: list[Line], feats: list[Features], i: int, step: int) -> int:
+    """Move a body edge over adjacent short sentences ("Reuters could not verify it.")."""
+    j = i + step
+    while 0 <= j < len(ls):
+        f = feats[j]
+        if ls[j].text:
+            short_sentence = f.sentence and f.words >= 4 and f.stopwords > 0
+            if not short_sentence or f.interface > MAX_INTERFACE or is_interface(f, False):
+                break
+            i = j
+        j += step
+    return i
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in ranges:
+        if out and out[-1][1] == s:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out

@@ -1,0 +1,109 @@
+"""Page furniture in plain text is left out of the working text; offsets still map back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from corroborator.ingest.furniture import furniture_ranges
+from corroborator.ingest.normalize import normalize, to_original
+from corroborator.storage.db import open_store
+
+PAGE = """Skip to main content
+World  Europe  Business  Opinion  Video  Podcasts
+Sign in | Subscribe
+Support independent reporting – donate today
+Tuesday 7 May 2024
+By Irena Solovei
+3 min read
+Share
+Shelling kills three at a water point in Orikhiv
+Three residents of Orikhiv were killed on Tuesday when artillery shells struck a queue at a water distribution point, the Zaporizhzhia regional administration said.
+"People were filling bottles when the first shell landed," a local council member told reporters.
+Advertisement
+The town, close to the front line, has had no running water since the spring.
+Read more
+Wheat prices climb as export routes close
+Five questions about the new energy law
+We use cookies to improve your experience. By using this site you accept our cookie policy.
+© 2024 The Eastern Courier. All rights reserved.
+"""
+
+BODY_LINES = [
+    "Shelling kills three at a water point in Orikhiv",
+    "Three residents of Orikhiv were killed on Tuesday when artillery shells struck a queue",
+    '"People were filling bottles when the first shell landed," a local council member',
+    "The town, close to the front line, has had no running water since the spring.",
+]
+FURNITURE_LINES = [
+    "Skip to main content",
+    "World  Europe  Business",
+    "Sign in | Subscribe",
+    "Support independent reporting",
+    "Tuesday 7 May 2024",
+    "By Irena Solovei",
+    "3 min read",
+    "Share",
+    "Advertisement",
+    "Read more",
+    "Wheat prices climb",
+    "Five questions about",
+    "We use cookies",
+    "All rights reserved",
+]
+
+
+def _clean(raw: str) -> tuple[str, list[tuple[int, int]]]:
+    return normalize(raw, drop=furniture_ranges(raw))
+
+
+def test_page_furniture_is_dropped_and_the_article_kept() -> None:
+    text, _ = _clean(PAGE)
+    for line in BODY_LINES:
+        assert line in text
+    for line in FURNITURE_LINES:
+        assert line not in text, line
+    assert text.startswith("Shelling kills three")  # the headline leads the working text
+
+
+def test_working_offsets_map_back_to_the_original_words() -> None:
+    raw = PAGE.replace("Orikhiv were", "Orikhiv\u00a0were")  # normalisation and a cut together
+    text, points = _clean(raw)
+    for word in ("Three residents", "water distribution", "running water since"):
+        start = text.index(word)
+        original = to_original(start, points)
+        assert raw[original : original + len(word)] == word
+
+
+def test_article_text_without_furniture_is_untouched() -> None:
+    wire = (
+        "Russian forces shelled the centre of Kherson on Sunday, killing two people.\n"
+        "Q: Were you at the market?\n"
+        "A: Yes, I was buying bread when it started.\n"
+        "Governor Oleksandr Prokudin said a bus stop and a pharmacy were hit.\n"
+        "Reuters could not verify the claims.\n"
+    )
+    assert furniture_ranges(wire) == []
+    one_line = "An excerpt cut mid-sentence with no line breaks at all, of the kind a scraper"
+    assert furniture_ranges(one_line) == []
+
+
+def test_ingest_drops_furniture_from_text_and_jsonl_but_archives_it(cli, db: Path, tmp_path):
+    page = tmp_path / "page.txt"
+    page.write_text(PAGE, encoding="utf-8")
+    records = tmp_path / "feed.jsonl"
+    records.write_text(json.dumps({"id": "feed-1", "text": PAGE}) + "\n", encoding="utf-8")
+    result = cli("ingest", "--quiet", "--no-extract", str(page), str(records))
+    assert result.exit_code == 0, result.output
+    out = cli("export", "--what", "documents", "--format", "jsonl")
+    docs = {d["source_file"]: d for d in map(json.loads, out.output.splitlines())}
+    assert set(docs) == {"page.txt", "feed-1"}
+    for doc in docs.values():
+        assert "Support independent reporting" not in doc["text"]
+        assert "Three residents of Orikhiv" in doc["text"]
+    assert Path(docs["page.txt"]["archive_path"]).read_bytes() == PAGE.encode("utf-8")
+    stored = open_store(str(db)).documents()
+    row = next(d for d in stored if d["source_file"] == "page.txt")
+    points = [tuple(p) for p in json.loads(row["offset_map"])]
+    start = row["text"].index("Three residents")
+    assert PAGE[to_original(start, points) :].startswith("Three residents")
