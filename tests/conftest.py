@@ -12,6 +12,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -103,3 +104,14 @@ def read_documents(docs: Path) -> list[RawRecord]:
 def working_texts(docs: Path) -> dict[str, str]:
     """source_file -> working text of every document in a folder."""
     return {record.source_file: record.text for record in read_documents(docs)}
+
+
+def gold_strings(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(source_file, exact string) for every incident mention and quote of a gold file."""
+    pairs: list[tuple[str, str]] = []
+    for record in records:
+        if record["kind"] == "incident":
+            pairs += [(m["source_file"], m["quote"]) for m in record["mentions"]]
+        elif record["kind"] == "quote":
+            pairs.append((record["source_file"], record["text"]))
+    return pairs

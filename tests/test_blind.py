@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from conftest import gold_set_texts, run_cli
+from conftest import gold_set_texts, gold_strings, run_cli
+from corroborator.evaluation import load_gold
 
 BLIND = Path(__file__).parent / "fixtures" / "blind"
 DOCS = BLIND / "docs"
@@ -39,22 +40,11 @@ OVERALL_FLOOR = 0.85
 
 
 def _gold() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line]
+    return load_gold(GOLD)
 
 
 def _source_texts() -> dict[str, str]:
     return gold_set_texts(DOCS)
-
-
-def _gold_strings() -> list[tuple[str, str]]:
-    """(source_file, exact string) for every mention and quote in the gold."""
-    pairs: list[tuple[str, str]] = []
-    for record in _gold():
-        if record["kind"] == "incident":
-            pairs += [(m["source_file"], m["quote"]) for m in record["mentions"]]
-        elif record["kind"] == "quote":
-            pairs.append((record["source_file"], record["text"]))
-    return pairs
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +67,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_gold_strings_occur_verbatim_in_sources() -> None:
     texts = _source_texts()
-    missing = [(f, s) for f, s in _gold_strings() if s not in texts[f]]
+    missing = [(f, s) for f, s in gold_strings(_gold()) if s not in texts[f]]
     assert not missing
     corpus = "\n".join(texts.values())
     aliases = [a for r in _gold() if r["kind"] == "entity" for a in r["aliases"]]
@@ -95,7 +85,7 @@ def test_gold_strings_occur_in_working_texts(run: dict[str, Any]) -> None:
     """The HTML page's extracted text (not only its markup) holds every gold string."""
     texts = {d["source_file"]: d["text"] for d in run["documents"]}
     assert len(texts) == 10
-    assert [(f, s) for f, s in _gold_strings() if s not in texts[f]] == []
+    assert [(f, s) for f, s in gold_strings(_gold()) if s not in texts[f]] == []
 
 
 def test_html_page_metadata_and_boilerplate(run: dict[str, Any]) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, run_cli, working_texts
+from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, gold_strings, run_cli, working_texts
+from corroborator.evaluation import load_gold
 
 # Measured when the corpus was written (before any tuning on it): incidents P .600 R .667
 # F1 .632, cross-document links R .222, quotes F1 .967, with speaker .767, same_story 1.0,
@@ -43,19 +44,7 @@ FORMATS = {  # source_file prefix -> the input format it was read from
 
 
 def _gold() -> list[dict[str, Any]]:
-    lines = EXAMPLE_GOLD.read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
-
-
-def _gold_strings() -> list[tuple[str, str]]:
-    """(source_file, exact string) for every mention and quote in the gold."""
-    pairs: list[tuple[str, str]] = []
-    for record in _gold():
-        if record["kind"] == "incident":
-            pairs += [(m["source_file"], m["quote"]) for m in record["mentions"]]
-        elif record["kind"] == "quote":
-            pairs.append((record["source_file"], record["text"]))
-    return pairs
+    return load_gold(EXAMPLE_GOLD)
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +71,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_gold_strings_occur_verbatim_in_working_texts() -> None:
     texts = working_texts(EXAMPLE_DOCS)
-    assert [(f, s) for f, s in _gold_strings() if s not in texts[f]] == []
+    assert [(f, s) for f, s in gold_strings(_gold()) if s not in texts[f]] == []
     corpus = "\n".join(texts.values())
     aliases = [a for r in _gold() if r["kind"] == "entity" for a in r["aliases"]]
     assert aliases and [a for a in aliases if a not in corpus] == []

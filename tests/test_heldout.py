@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from conftest import gold_set_texts
+from corroborator.evaluation import load_gold
 
 HELDOUT = Path(__file__).parent / "fixtures" / "heldout"
 DOCS = HELDOUT / "docs"
@@ -31,7 +32,7 @@ def _texts() -> dict[str, str]:
 
 
 def _gold() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines()]
+    return load_gold(GOLD)
 
 
 def test_gold_strings_occur_verbatim_in_their_files() -> None:
