@@ -19,6 +19,7 @@ from corroborator.ingest.archive import Archive, sha256_bytes
 from corroborator.ingest.normalize import normalize
 from corroborator.ingest.readers import CONTAINER_MAX_BYTES, kind_of, read_path, walk
 from corroborator.models import MediaRef, RawRecord, Rejection
+from corroborator.nlp.lang.detect import language_of
 from corroborator.storage.db import Store, now
 
 
@@ -124,7 +125,7 @@ def _store_document(
             "title": rec.title,
             "outlet": rec.outlet,
             "published": rec.published,
-            "language": rec.language,
+            "language": rec.language or language_of(text),
             "ingested_at": now(),
             "archive_sha256": arch_sha,
             "archive_start": a_start,
