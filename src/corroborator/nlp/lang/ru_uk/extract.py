@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 from corroborator.models import EntityMention, Extraction
 from corroborator.nlp.lang.ru_uk import dates, entities, incidents, numbers, places, quotes
-from corroborator.nlp.lang.ru_uk.text import sentences, tokens
+from corroborator.nlp.lang.ru_uk.text import nominative, sentences, tokens
 
 
 def extract(text: str, published: dt.date | None, language: str) -> Extraction:
@@ -16,7 +17,11 @@ def extract(text: str, published: dt.date | None, language: str) -> Extraction:
     ex.places = places.resolve(text, toks, named)
     # a name the gazetteer placed is a place, whatever NER called it ("Бучі" as PER)
     placed = [(p.start, p.end) for p in ex.places]
-    kept = [t for e in named if (t := _trim(text, e, placed)) is not None]
+    kept = [
+        replace(t, canonical=nominative(t.text, language)) if t.kind == "person" else t
+        for e in named
+        if (t := _trim(text, e, placed)) is not None
+    ]
     ex.entities = sorted(
         kept
         + entities.forces(text, toks)

@@ -72,3 +72,15 @@ def sentences(text: str) -> list[tuple[int, int]]:
 def lex() -> dict[str, Any]:
     data: dict[str, Any] = lexicon.load_json("ru_uk.json")
     return data
+
+
+def nominative(name: str, lang: str) -> str:
+    """A name in the nominative case, gender kept ("Олени Петренко" -> "Олена Петренко"),
+    so that cross-document resolution compares one form per person."""
+    out = []
+    for word in name.split():
+        parse = analyzer(lang).parse(word)[0]
+        form = None if parse.tag.case in (None, "nomn") else parse.inflect({"nomn"})
+        new = form.word if form is not None else word
+        out.append(new[:1].upper() + new[1:] if word[:1].isupper() else new)
+    return " ".join(out)
