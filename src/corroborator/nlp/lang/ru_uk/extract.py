@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import replace
 
 from corroborator.models import EntityMention, Extraction
 from corroborator.nlp.lang.ru_uk import dates, entities, incidents, numbers, places, quotes
-from corroborator.nlp.lang.ru_uk.text import nominative, sentences, tokens
+from corroborator.nlp.lang.ru_uk.text import is_name_word, nominative, sentences, tokens
 
 
 def extract(text: str, published: dt.date | None, language: str) -> Extraction:
@@ -18,10 +19,11 @@ def extract(text: str, published: dt.date | None, language: str) -> Extraction:
     # a name the gazetteer placed is a place, whatever NER called it ("Бучі" as PER)
     placed = [(p.start, p.end) for p in ex.places]
     kept = [
-        replace(t, canonical=nominative(t.text, language)) if t.kind == "person" else t
+        _person(text, t, language) if t.kind == "person" else t
         for e in named
         if (t := _trim(text, e, placed)) is not None
     ]
+    kept = [e for e in kept if e is not None]
     ex.entities = sorted(
         kept
         + entities.forces(text, toks)
@@ -48,3 +50,19 @@ def _trim(text: str, e: EntityMention, placed: list[tuple[int, int]]) -> EntityM
     if start >= e.end or any(start <= a < e.end for a, _ in placed):
         return None
     return EntityMention(start, e.end, text[start : e.end], e.kind, e.label)
+
+
+def _person(text: str, e: EntityMention, language: str) -> EntityMention | None:
+    """The name inside a PER span, without leading role words ("Свідок Микола Гуменюк",
+    "Запорізької ОВА Олександр Старух"); None when no word of it can be a name (natasha
+    tags sentence-initial words on Ukrainian: "Відео", "Після")."""
+    words = [(m.start(), m.group()) for m in re.finditer(r"\S+", text[e.start : e.end])]
+    while words and not (words[0][1][:1].isupper() and is_name_word(words[0][1], language)):
+        words.pop(0)
+    while words and words[0][1].isupper() and len(words[0][1]) > 1:  # ОВА, ЗСУ
+        words.pop(0)
+    if not words:
+        return None
+    start = e.start + words[0][0]
+    surface = text[start : e.end]
+    return replace(e, start=start, text=surface, canonical=nominative(surface, language))

@@ -59,10 +59,11 @@ def find(
 ) -> list[DocIncident]:
     triggers: dict[str, str] = lex()["triggers"]
     victims_lex: dict[str, str] = lex()["victims"]
+    threats = set(lex()["threats"])
     hits = []
-    for t in toks:
+    for n, t in enumerate(toks):
         kind = triggers.get(t.lemma)
-        if kind:
+        if kind and not any(p.lemma in threats for p in toks[max(0, n - 2) : n]):
             sent = next((s for s in sents if s[0] <= t.start < s[1]), (t.start, t.end))
             hits.append(_Hit(kind, t, sent))
     by_type: dict[str, list[_Hit]] = {}

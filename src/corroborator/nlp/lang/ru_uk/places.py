@@ -34,18 +34,22 @@ _ENDINGS = (
     "я",
 )
 _REFILLS = ("", "а", "я", "ь", "и", "ы", "е")
+_ALTERNATIONS = {"ц": "к", "з": "г", "с": "х"}  # Костянтинівці <- Костянтинівка, Ризі <- Рига
 _HOME = ("UA", "RU")
 _PRECISION = {"city": "settlement", "admin1": "admin1", "country": "country"}
 
 
 def variants(word: str) -> list[str]:
-    """The word and its possible nominative forms, most likely first."""
+    """The word and its possible nominative forms, most likely first (a big place may stand
+    anywhere inside a sentence; a small one needs a preposition or NER's say-so)."""
     out = [word]
     low = word.lower()
     for end in _ENDINGS:
         if low.endswith(end) and len(low) - len(end) >= 3:
             stem = word[: len(word) - len(end)]
             out += [stem + r for r in _REFILLS]
+            if end in ("і", "е") and stem[-1:] in _ALTERNATIONS:
+                out.append(stem[:-1] + _ALTERNATIONS[stem[-1]] + "а")
     return list(dict.fromkeys(out))
 
 
@@ -82,7 +86,8 @@ def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list
             pairs = [f"{a} {b}" for a in variants(t.text) for b in variants(toks[i + 1].text)]
             place = _best(gaz, pairs, cued)
             hit = (place, i + 1) if place else None
-        if hit is None and (cued or t.start in named_at):
+        inside = i > 0 and not any(ch in ".!?\n" for ch in text[toks[i - 1].end : t.start])
+        if hit is None and (cued or t.start in named_at or inside):
             place = _best(gaz, variants(t.text), cued)
             hit = (place, i) if place else None
         if hit is None:

@@ -74,13 +74,47 @@ def lex() -> dict[str, Any]:
     return data
 
 
+_NAME_TAGS = ("Name", "Surn", "Patr")
+
+
+def _name_parses(word: str, lang: str) -> list[Any]:
+    return [p for p in analyzer(lang).parse(word) if any(t in p.tag for t in _NAME_TAGS)]
+
+
+def is_name_word(word: str, lang: str) -> bool:
+    """A word that can be a given name, surname or patronymic, or one the dictionary
+    does not know (a rare surname); "Відео", "Після" are known common words."""
+    return bool(_name_parses(word, lang)) or not analyzer(lang).word_is_known(word.lower())
+
+
 def nominative(name: str, lang: str) -> str:
-    """A name in the nominative case, gender kept ("Олени Петренко" -> "Олена Петренко"),
-    so that cross-document resolution compares one form per person."""
+    """A name in the nominative case, read from the case and gender of its given name
+    ("Івана Федорова" -> "Іван Федоров", "Олени Петренко" -> "Олена Петренко"), so that
+    cross-document resolution compares one form per person. A bare surname stays as is."""
+    words = name.split()
+    given = next(
+        (
+            ps
+            for w in words
+            if (
+                ps := [
+                    p for p in analyzer(lang).parse(w) if "Name" in p.tag and "plur" not in p.tag
+                ]
+            )
+        ),
+        [],
+    )
+    if len(words) < 2 or not given or any(p.tag.case == "nomn" for p in given):
+        return name
+    case, gender = given[0].tag.case, given[0].tag.gender
     out = []
-    for word in name.split():
-        parse = analyzer(lang).parse(word)[0]
-        form = None if parse.tag.case in (None, "nomn") else parse.inflect({"nomn"})
-        new = form.word if form is not None else word
+    for word in words:
+        parses = [
+            p
+            for p in analyzer(lang).parse(word)
+            if p.tag.case == case and "plur" not in p.tag and p.tag.gender in (gender, None)
+        ]
+        form = parses[0].inflect({"nomn"}) if parses else None
+        new = form.word.replace("ё", "е") if form is not None else word
         out.append(new[:1].upper() + new[1:] if word[:1].isupper() else new)
     return " ".join(out)
