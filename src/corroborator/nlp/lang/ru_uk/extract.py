@@ -18,12 +18,8 @@ def extract(text: str, published: dt.date | None, language: str) -> Extraction:
     ex.places = places.resolve(text, toks, named)
     # a name the gazetteer placed is a place, whatever NER called it ("Бучі" as PER)
     placed = [(p.start, p.end) for p in ex.places]
-    kept = [
-        _person(text, t, language) if t.kind == "person" else t
-        for e in named
-        if (t := _trim(text, e, placed)) is not None
-    ]
-    kept = [e for e in kept if e is not None]
+    trimmed = [t for e in named if (t := _trim(text, e, placed)) is not None]
+    kept = [p for t in trimmed if (p := _person(text, t, language) if t.kind == "person" else t)]
     ex.entities = sorted(
         kept
         + entities.forces(text, toks)
