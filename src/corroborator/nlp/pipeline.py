@@ -181,11 +181,17 @@ def extract_many(
         for seg_off, seg in plan.english
         for off, piece in chunks(seg)
     ]
+    dates = [parse_date(published) for _, published in pairs]
+    others = iter(
+        route.extract_other(
+            [(seg, dates[n], lang) for n, plan in enumerate(plans) for _, seg, lang in plan.other]
+        )
+    )
     docs = iter(nlp.pipe((p for _, _, p in pieces), batch_size=batch_size))
     cursor = 0
     for n, plan in enumerate(plans):
         current = Extraction(languages=list(plan.ranges))
-        published = parse_date(pairs[n][1])
+        published = dates[n]
         while cursor < len(pieces) and pieces[cursor][0] == n:
             off = pieces[cursor][1]
             ctx = DocContext(doc=next(docs), published=published)
@@ -193,8 +199,8 @@ def extract_many(
                 stage(ctx)
             _merge(current, shift(ctx.extraction, off))
             cursor += 1
-        for seg_off, seg, lang in plan.other:
-            _merge(current, shift(route.extract_other(seg, published, lang), seg_off))
+        for seg_off, _, _ in plan.other:
+            _merge(current, shift(next(others), seg_off))
         yield current
 
 

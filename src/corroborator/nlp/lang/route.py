@@ -37,7 +37,8 @@ def plan(text: str, declared: str | None = None) -> Plan:
     return Plan(found, english, other)
 
 
-def extract_other(text: str, published: dt.date | None, language: str) -> Extraction:
-    from corroborator.nlp.lang.ru_uk.extract import extract
+def extract_other(items: list[tuple[str, dt.date | None, str]]) -> list[Extraction]:
+    """Records for (text, published, language) parts, in order (one batched NER pass)."""
+    from corroborator.nlp.lang.ru_uk.extract import extract_many
 
-    return extract(text, published, language)
+    return extract_many(items) if items else []

@@ -11,10 +11,22 @@ from corroborator.nlp.lang.ru_uk import dates, entities, incidents, numbers, pla
 from corroborator.nlp.lang.ru_uk.text import is_name_word, nominative, sentences, tokens
 
 
-def extract(text: str, published: dt.date | None, language: str) -> Extraction:
+def extract_many(items: list[tuple[str, dt.date | None, str]]) -> list[Extraction]:
+    """(text, published, language) triples; NER runs batched over all of them."""
+    ner = entities.named_many([text for text, _, _ in items])
+    return [extract(t, pub, lang, found) for (t, pub, lang), found in zip(items, ner, strict=True)]
+
+
+def extract(
+    text: str,
+    published: dt.date | None,
+    language: str,
+    named: list[EntityMention] | None = None,
+) -> Extraction:
     toks = tokens(text, language)
     ex = Extraction()
-    named = entities.named(text)
+    if named is None:
+        named = entities.named_many([text])[0]
     ex.places = places.resolve(text, toks, named)
     # a name the gazetteer placed is a place, whatever NER called it ("Бучі" as PER)
     placed = [(p.start, p.end) for p in ex.places]
