@@ -119,3 +119,31 @@ def test_full_name_mislabelled_as_organisation_joins_the_person() -> None:
     c = _by_alias(resolve(ms))
     assert c["Uldarov"].members == [0, 1, 2]
     assert c["Wagner"] is not c["Richard Wagner"]
+
+
+def test_names_match_across_scripts_and_transliterations() -> None:
+    """Cyrillic and Latin spellings, Russian and Ukrainian forms, a letter lost in between."""
+    from corroborator.linking.names import resolve as resolve_names
+
+    mentions = [
+        ("d1", "Уларов", "person"),
+        ("d2", "Uldarov", "person"),
+        ("d1", "Евгений Пригожин", "person"),
+        ("d2", "Yevgeny Prigozhin", "person"),
+        ("d3", "Prigojine", "person"),
+        ("d4", "Євген Пригожин", "person"),
+        ("d1", "Харків", "place"),
+        ("d2", "Kharkiv", "place"),
+        ("d3", "Kharkov", "place"),
+        ("d4", "Харьков", "place"),
+        ("d5", "Сергій Гайдай", "person"),
+        ("d6", "Serhiy Haidai", "person"),
+        ("d7", "Сергей Гайдамака", "person"),
+    ]
+    groups = sorted(sorted(c.aliases) for c in resolve_names(mentions))
+    assert ["Uldarov", "Уларов"] in groups
+    assert (
+        sorted(["Евгений Пригожин", "Yevgeny Prigozhin", "Prigojine", "Євген Пригожин"]) in groups
+    )
+    assert sorted(["Харків", "Kharkiv", "Kharkov", "Харьков"]) in groups
+    assert sorted(["Сергій Гайдай", "Serhiy Haidai"]) in groups

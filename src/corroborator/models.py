@@ -292,6 +292,15 @@ class DocIncident:
     sources: dict[str, list[ValueSpan]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class LangRange:
+    """A run of paragraphs in one language (ISO 639-1), so stages can tell which applies."""
+
+    start: int
+    end: int
+    language: str
+
+
 @dataclass
 class Extraction:
     """Everything the stages found in one document."""
@@ -304,6 +313,7 @@ class Extraction:
     hedges: list[Hedge] = field(default_factory=list)
     evidence: list[tuple[str, Span]] = field(default_factory=list)
     incidents: list[DocIncident] = field(default_factory=list)
+    languages: list[LangRange] = field(default_factory=list)
 
 
 def _span(d: dict[str, Any]) -> Span:

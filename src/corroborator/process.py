@@ -16,21 +16,25 @@ from typing import Any
 from corroborator.errors import CorroboratorError
 from corroborator.storage.db import Store
 
-Batch = list[tuple[str, str, str | None]]  # (document_id, text, published)
+Batch = list[tuple[str, str, str | None, str | None]]  # (document_id, text, published, language)
 
 
 def extract_batch(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
     """Plain-record extraction of one batch (runs in this process or on a Dask worker)."""
     from corroborator.nlp.pipeline import default_stages, extract_many
 
-    exs = extract_many([(text, published) for _, text, published in batch], default_stages())
-    return [(doc_id, asdict(ex)) for (doc_id, _, _), ex in zip(batch, exs, strict=True)]
+    exs = extract_many(
+        [(text, published) for _, text, published, _ in batch],
+        default_stages(),
+        languages=[lang for *_, lang in batch],
+    )
+    return [(doc_id, asdict(ex)) for (doc_id, *_), ex in zip(batch, exs, strict=True)]
 
 
 def _batches(store: Store, todo: list[str], size: int) -> Iterator[Batch]:
     for i in range(0, len(todo), size):
         docs = store.documents(todo[i : i + size])
-        yield [(d["document_id"], d["text"], d["published"]) for d in docs]
+        yield [(d["document_id"], d["text"], d["published"], d["language"]) for d in docs]
 
 
 def _run_local(store: Store, todo: list[str], size: int) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -20,6 +20,7 @@ from corroborator.ingest.furniture import furniture_ranges
 from corroborator.ingest.normalize import normalize
 from corroborator.ingest.readers import CONTAINER_MAX_BYTES, kind_of, read_path, walk
 from corroborator.models import MediaRef, RawRecord, Rejection
+from corroborator.nlp.lang.detect import language_of
 from corroborator.storage.db import Store, now
 
 
@@ -126,7 +127,7 @@ def _store_document(
             "title": rec.title,
             "outlet": rec.outlet,
             "published": rec.published,
-            "language": rec.language,
+            "language": rec.language or language_of(text),
             "ingested_at": now(),
             "archive_sha256": arch_sha,
             "archive_start": a_start,

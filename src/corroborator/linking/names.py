@@ -104,11 +104,14 @@ def _tokens(surface: str) -> list[str]:
 def _phonetic(word: str) -> list[str]:
     if not word:
         return []
-    return [
+    keys = [
         "n:" + jellyfish.nysiis(word),
         "m:" + jellyfish.metaphone(word),
         "s:" + word[:3] + str(len(word) // 3),
     ]
+    if len(word) >= 6:  # a letter lost in transliteration or typing (Уларов/Uldarov)
+        keys.append("e:" + word[:2] + word[-3:])
+    return keys
 
 
 def _sim(a: str, b: str) -> float:

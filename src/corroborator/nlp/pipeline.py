@@ -160,29 +160,55 @@ def shift(record: Any, by: int) -> Any:
 
 
 def extract_many(
-    items: Iterable[tuple[str, str | None]], stages: list[Stage] | None = None, batch_size: int = 16
+    items: Iterable[tuple[str, str | None]],
+    stages: list[Stage] | None = None,
+    batch_size: int = 16,
+    languages: Iterable[str | None] | None = None,
 ) -> Iterator[Extraction]:
-    """Extract records for (text, published) pairs, streaming through `nlp.pipe`."""
+    """Extract records for (text, published) pairs, streaming through `nlp.pipe`.
+
+    Russian and Ukrainian paragraphs go to their own stages (`nlp.lang.route`); the rest,
+    and every all-English document whole, through spaCy. `languages` are declared ones."""
+    from corroborator.nlp.lang import route
+
     nlp = load_nlp()
     stages = stages if stages is not None else default_stages()
     pairs = list(items)
-    pieces = [(n, off, piece) for n, (text, _) in enumerate(pairs) for off, piece in chunks(text)]
-    docs = nlp.pipe((p for _, _, p in pieces), batch_size=batch_size)
-    current: Extraction | None = None
-    current_n = -1
-    for (n, off, _), doc in zip(pieces, docs, strict=True):
-        if n != current_n:
-            if current is not None:
-                yield current
-            current, current_n = Extraction(), n
-        ctx = DocContext(doc=doc, published=parse_date(pairs[n][1]))
-        for stage in stages:
-            stage(ctx)
-        assert current is not None
-        for f in fields(Extraction):
-            getattr(current, f.name).extend(shift(getattr(ctx.extraction, f.name), off))
-    if current is not None:
+    declared = list(languages) if languages is not None else [None] * len(pairs)
+    plans = [route.plan(text, lang) for (text, _), lang in zip(pairs, declared, strict=True)]
+    pieces = [
+        (n, seg_off + off, piece)
+        for n, plan in enumerate(plans)
+        for seg_off, seg in plan.english
+        for off, piece in chunks(seg)
+    ]
+    dates = [parse_date(published) for _, published in pairs]
+    others = iter(
+        route.extract_other(
+            [(seg, dates[n], lang) for n, plan in enumerate(plans) for _, seg, lang in plan.other]
+        )
+    )
+    docs = iter(nlp.pipe((p for _, _, p in pieces), batch_size=batch_size))
+    cursor = 0
+    for n, plan in enumerate(plans):
+        current = Extraction(languages=list(plan.ranges))
+        published = dates[n]
+        while cursor < len(pieces) and pieces[cursor][0] == n:
+            off = pieces[cursor][1]
+            ctx = DocContext(doc=next(docs), published=published)
+            for stage in stages:
+                stage(ctx)
+            _merge(current, shift(ctx.extraction, off))
+            cursor += 1
+        for seg_off, _, _ in plan.other:
+            _merge(current, shift(next(others), seg_off))
         yield current
+
+
+def _merge(into: Extraction, part: Extraction) -> None:
+    for f in fields(Extraction):
+        if f.name != "languages":
+            getattr(into, f.name).extend(getattr(part, f.name))
 
 
 def extract(text: str, published: str | None = None) -> Extraction:

@@ -1,0 +1,1 @@
+"""Per-language parts of the pipeline: language detection and the Russian/Ukrainian stages."""

@@ -1,0 +1,98 @@
+"""Offline language detection per document and per paragraph (lingua, no network).
+
+Restricted to the languages our sources come in, which keeps lingua fast and stops it
+guessing Bulgarian for a short Russian line. A declared language (JSONL/HTML metadata)
+wins for every paragraph written in its script; a paragraph in another script (an English
+quote block in a Ukrainian article) gets its own detected language.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from corroborator.models import LangRange
+
+if TYPE_CHECKING:
+    from lingua import LanguageDetector
+
+LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "ar")
+CYRILLIC = frozenset({"ru", "uk"})
+_UK_ONLY = re.compile(r"[іїєґІЇЄҐ]")  # letters Russian never uses
+_RU_ONLY = re.compile(r"[ыэъёЫЭЪЁ]")  # letters Ukrainian never uses
+_PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*")  # lines up to a blank line
+
+
+@lru_cache(maxsize=1)
+def detector() -> LanguageDetector:
+    from lingua import IsoCode639_1, LanguageDetectorBuilder
+
+    codes = [getattr(IsoCode639_1, c.upper()) for c in LANGUAGES]
+    return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).build()
+
+
+def script(text: str) -> str:
+    """'cyrillic', 'arabic' or 'latin' by majority of letters ('' when there are none)."""
+    counts = {"cyrillic": 0, "arabic": 0, "latin": 0}
+    for ch in text:
+        if "\u0400" <= ch <= "\u04ff":
+            counts["cyrillic"] += 1
+        elif "\u0600" <= ch <= "\u06ff":
+            counts["arabic"] += 1
+        elif ch.isalpha() and ch.isascii():
+            counts["latin"] += 1
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] else ""
+
+
+def _script_of(lang: str) -> str:
+    return "cyrillic" if lang in CYRILLIC else "arabic" if lang == "ar" else "latin"
+
+
+def detect(text: str) -> str | None:
+    """ISO 639-1 code of the text's language, or None when there are no letters to judge."""
+    if not script(text):
+        return None
+    if script(text) == "cyrillic":
+        uk, ru = len(_UK_ONLY.findall(text)), len(_RU_ONLY.findall(text))
+        if uk and not ru:
+            return "uk"
+        if ru and not uk:
+            return "ru"
+    found = detector().detect_language_of(text[:5000])
+    return found.iso_code_639_1.name.lower() if found is not None else None
+
+
+def ranges(text: str, declared: str | None = None) -> list[LangRange]:
+    """(start, end, language) per run of paragraphs in one language, covering every
+    paragraph; the declared language wins where the script agrees with it."""
+    declared = (declared or "").lower().split("-")[0] or None
+    out: list[LangRange] = []
+    for m in _PARAGRAPH.finditer(text):
+        para = m.group()
+        if not para.strip():
+            continue
+        lang: str | None
+        if declared and script(para) in ("", _script_of(declared)):
+            lang = declared
+        else:
+            lang = detect(para) or (out[-1].language if out else declared or "en")
+        if out and out[-1].language == lang:
+            out[-1] = LangRange(out[-1].start, m.end(), lang)
+        else:
+            out.append(LangRange(m.start(), m.end(), lang))
+    return out
+
+
+def main_language(found: list[LangRange]) -> str | None:
+    """The language covering most characters."""
+    sizes: dict[str, int] = {}
+    for r in found:
+        sizes[r.language] = sizes.get(r.language, 0) + r.end - r.start
+    return max(sizes, key=lambda k: sizes[k]) if sizes else None
+
+
+def language_of(text: str) -> str | None:
+    """A document's language: the one covering most of its paragraphs."""
+    return main_language(ranges(text))

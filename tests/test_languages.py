@@ -1,0 +1,49 @@
+"""Language per document and per paragraph, detected offline; declared languages win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corroborator.nlp.lang.detect import detect, language_of, ranges
+
+UK = "У березні 2022 року російські військові розстріляли цивільних на вулиці Яблунській."
+RU = "В марте 2022 года российские военные расстреляли мирных жителей на улице Яблонской."
+EN = "Residents said the soldiers fired at cars carrying white flags on the main road."
+
+
+def test_single_languages() -> None:
+    assert detect(UK) == "uk"
+    assert detect(RU) == "ru"
+    assert detect(EN) == "en"
+    assert detect("Les soldats ont tiré sur des voitures portant des drapeaux blancs.") == "fr"
+    assert detect("Die Soldaten schossen auf Autos mit weißen Fahnen, sagten Anwohner.") == "de"
+    assert detect("1234 — 5678") is None
+
+
+def test_mixed_document_has_one_range_per_language_run() -> None:
+    text = f"{UK}\n\n{EN}\n{EN}\n\n{RU}"
+    found = ranges(text)
+    assert [r.language for r in found] == ["uk", "en", "ru"]
+    for r in found:
+        assert text[r.start : r.end].strip() == text[r.start : r.end]
+    assert text[found[1].start : found[1].end] == f"{EN}\n{EN}"
+    assert language_of(text) in ("en", "uk", "ru")
+
+
+def test_declared_language_wins_within_its_script() -> None:
+    text = f"{RU}\n\n{EN}"
+    found = ranges(text, declared="uk")
+    assert [r.language for r in found] == ["uk", "en"]
+
+
+def test_ingest_stores_detected_language_unless_declared(cli, db: Path, tmp_path: Path) -> None:
+    import json
+
+    from corroborator.storage.db import open_store
+
+    src = tmp_path / "in.jsonl"
+    rows = [{"text": UK, "url": "https://a.example/1"}, {"text": RU, "language": "uk"}]
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    assert cli("ingest", "--quiet", "--no-extract", str(src)).exit_code == 0
+    langs = sorted(d["language"] for d in open_store(str(db)).documents(with_text=False))
+    assert langs == ["uk", "uk"]

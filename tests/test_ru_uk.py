@@ -1,0 +1,98 @@
+"""Russian and Ukrainian documents go through their own stages; offsets index the original."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pytest
+
+from corroborator.models import Extraction
+from corroborator.nlp.pipeline import extract
+
+UK = (
+    "3 березня 2022 року російські військові розстріляли щонайменше 12 цивільних у Бучі, "
+    "повідомив міський голова.\n"
+    "«Вони вбили мого батька біля під'їзду», — сказала мешканка Бучі Олена Петренко.\n"
+    "Ці дані не вдалося незалежно перевірити."
+)
+RU = (
+    "24 февраля российские войска обстреляли жилые кварталы в Харькове. По словам губернатора, "
+    "погибли от 30 до 40 человек, в том числе около 10 детей.\n"
+    "— Снаряды падали прямо во дворы, — рассказал журналистам житель Харькова Игорь Мельник.\n"
+    "Министерство обороны России отрицало удары по жилым домам."
+)
+
+
+def _grounded(text: str, ex: Extraction) -> None:
+    """Every record's offsets point at its own words in the original-language text."""
+    for name in ("entities", "places", "dates", "counts", "quotes", "hedges"):
+        for rec in getattr(ex, name):
+            assert text[rec.start : rec.end] == rec.text, (name, rec)
+    for inc in ex.incidents:
+        for spans in inc.sources.values():
+            for s in spans:
+                assert text[s.start : s.end] == s.text
+
+
+def test_ukrainian_report() -> None:
+    ex = extract(UK, "2022-03-05")
+    _grounded(UK, ex)
+    assert [r.language for r in ex.languages] == ["uk"]
+    assert {(p.text, p.name) for p in ex.places} == {("Бучі", "Bucha")}
+    assert ex.dates[0].date_start == "2022-03-03"
+    assert any(c.low == 12 and c.approx and c.counted == "civilians" for c in ex.counts)
+    q = next(q for q in ex.quotes if q.text.startswith("Вони вбили"))
+    assert q.speaker == "Олена Петренко" and q.speaker_role == "witness"
+    assert [h.text for h in ex.hedges] == ["не вдалося незалежно перевірити"]
+    (inc,) = ex.incidents
+    assert inc.type == "killing_civilians"
+    assert inc.location.geonames_id == 711350
+    assert inc.killed.low == 12
+    assert inc.perpetrators == ["Armed Forces of Russia"]
+    assert inc.date.start == "2022-03-03"
+
+
+def test_russian_report() -> None:
+    ex = extract(RU, "2022-02-26")
+    _grounded(RU, ex)
+    assert [r.language for r in ex.languages] == ["ru"]
+    assert {p.name for p in ex.places} == {"Kharkiv"}
+    assert ex.dates[0].date_start == "2022-02-24"
+    assert any(c.low == 30 and c.high == 40 and c.outcome == "killed" for c in ex.counts)
+    assert any(c.low == 10 and c.counted == "children" and c.approx for c in ex.counts)
+    q = ex.quotes[0]
+    assert q.text == "Снаряды падали прямо во дворы"
+    assert q.speaker == "Игорь Мельник" and q.cue == "рассказать"
+    types = {i.type for i in ex.incidents}
+    assert "attack_populated_area" in types
+    attack = next(i for i in ex.incidents if i.type == "attack_populated_area")
+    assert attack.location.name == "Kharkiv" and attack.killed.high == 40
+    assert "children" in attack.victims
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "name"),
+    [
+        ("Бои продолжаются под Бахмутом.", "ru", "Bakhmut"),
+        ("Бої тривають під Бахмутом.", "uk", "Bakhmut"),
+        ("Ракета влучила у будинок у Харкові.", "uk", "Kharkiv"),
+        ("Вибухи пролунали в Києві та Маріуполі.", "uk", "Mariupol"),
+        ("Жителей вывезли из Мариуполя.", "ru", "Mariupol"),
+    ],
+)
+def test_places_in_any_case(text: str, lang: str, name: str) -> None:
+    ex = extract(text)
+    assert ex.languages[0].language == lang
+    assert name in {p.name for p in ex.places}
+
+
+def test_mixed_document_routes_each_part() -> None:
+    en = "Russian troops shelled Kharkiv on Monday, killing five civilians, officials said."
+    text = f"{en}\n\n{UK}"
+    ex = extract(text, "2022-03-05")
+    _grounded(text, ex)
+    assert [r.language for r in ex.languages] == ["en", "uk"]
+    assert {"Kharkiv", "Bucha"} <= {p.name for p in ex.places}
+    # the English part keeps spaCy's records; the Ukrainian part its own
+    assert any(e.text == "Олена Петренко" for e in ex.entities)
+    assert asdict(ex)["languages"][1]["start"] == len(en) + 2
