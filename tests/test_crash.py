@@ -26,6 +26,7 @@ def _bench(name: str) -> Any:
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)
     return module
 

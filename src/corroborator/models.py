@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from corroborator.errors import one_line
+
 ENTITY_KINDS = ("person", "armed_group", "organization", "place", "outlet")
 SPEAKER_ROLES = ("perpetrator", "witness", "victim", "official", "accused", "journalist", "other")
 STANCES = ("asserts", "denies")
@@ -94,6 +96,10 @@ class Rejection:
 
     source_file: str
     reason: str
+
+    def __post_init__(self) -> None:  # every reader's reasons stay one line
+        object.__setattr__(self, "source_file", one_line(self.source_file))
+        object.__setattr__(self, "reason", one_line(self.reason, 1000))
 
 
 @dataclass
