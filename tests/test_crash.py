@@ -7,6 +7,7 @@ small size; the others pin the two bugs it found, without a kill.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,27 @@ def test_killed_ingest_extract_and_review_lose_nothing() -> None:
     assert rev.runs == 2 and rev.acknowledged > 0
     assert rev.acknowledged_missing == rev.ledger_mismatches == 0
     assert rev.unapplied == rev.verify_problems == 0
+
+
+def test_ingest_sweeps_partial_archive_files_of_dead_writers(tmp_path: Path) -> None:
+    import subprocess
+
+    from corroborator.ingest.archive import INCOMING, Archive
+    from corroborator.ingest.runner import ingest_paths
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    root = tmp_path / "c.archive"
+    (root / "ab").mkdir(parents=True)
+    stale = root / "ab" / f"{INCOMING}{dead.stdout.strip()}-x1"
+    live = root / "ab" / f"{INCOMING}{os.getpid()}-x2"
+    for f in (stale, live):
+        f.write_bytes(b"half a file")
+    doc = tmp_path / "a.txt"
+    doc.write_text(
+        "Shelling hit the market in Kamianka on Monday, officials said.", encoding="utf-8"
+    )
+    store = open_store(str(tmp_path / "c.db"))
+    assert len(ingest_paths(store, Archive(root), [str(doc)]).stored) == 1
+    assert not stale.exists() and live.exists()
