@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corroborator.errors import one_line
+
 ENTITY_KINDS = ("person", "armed_group", "organization", "place", "outlet")
 SPEAKER_ROLES = ("perpetrator", "witness", "victim", "official", "accused", "journalist", "other")
 STANCES = ("asserts", "denies")
@@ -135,6 +137,10 @@ class Rejection:
 
     source_file: str
     reason: str
+
+    def __post_init__(self) -> None:  # every reader's reasons stay one line
+        object.__setattr__(self, "source_file", one_line(self.source_file))
+        object.__setattr__(self, "reason", one_line(self.reason, 1000))
 
 
 @dataclass

@@ -125,6 +125,7 @@ def process(
     """
     from tqdm import tqdm
 
+    from corroborator.linking import state
     from corroborator.linking.build import relink
     from corroborator.nlp.pipeline import default_stages, stages_version
 
@@ -153,8 +154,9 @@ def process(
             done += 1
             bar.update(1)
     result = Processed(extracted=done)
-    if done or redo_all:
+    if done or redo_all or state.behind(store):
         # a full rebuild after `--all`; otherwise only what the new extractions touch
+        # (`relink` falls back to a full rebuild when the state does not cover the rest)
         links = relink(store, None if redo_all else extracted)
         result.link_mode, result.link_seconds = links.mode, links.seconds
     return result

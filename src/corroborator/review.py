@@ -491,9 +491,11 @@ def refresh(store: Store, relink_first: bool = False) -> None:
 def submit(
     store: Store, action: str, target: str, payload: dict[str, Any], reviewer: str, reason: str = ""
 ) -> dict[str, Any]:
-    """Record a review and make it visible at once."""
-    done = record_review(store, action, target, payload, reviewer, reason)
-    refresh(store, relink_first=action == "undo")
+    """Record a review and make it visible at once, in one transaction: a process killed
+    in between must not leave a logged decision that the pages do not show."""
+    with store.transaction():
+        done = record_review(store, action, target, payload, reviewer, reason)
+        refresh(store, relink_first=action == "undo")
     return done
 
 

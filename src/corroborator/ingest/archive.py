@@ -20,9 +20,33 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+INCOMING = ".incoming-"  # + writer pid + "-": bytes being written, renamed when whole
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
 class Archive:
     def __init__(self, root: Path) -> None:
         self.root = root
+
+    def sweep(self) -> int:
+        """Remove partial files left by writers that were killed mid-write (their pid is
+        gone); a live writer's are kept. Returns how many were removed."""
+        removed = 0
+        for tmp in self.root.glob(f"*/{INCOMING}*"):
+            pid = tmp.name[len(INCOMING) :].split("-", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                tmp.unlink(missing_ok=True)
+                removed += 1
+        return removed
 
     def relpath(self, digest: str, suffix: str) -> str:
         return f"{digest[:2]}/{digest}{suffix}"
@@ -38,7 +62,7 @@ class Archive:
         if target.exists() and sha256_file(target) == digest:
             return digest, rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".incoming-")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f"{INCOMING}{os.getpid()}-")
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)

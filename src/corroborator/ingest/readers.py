@@ -10,6 +10,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from corroborator.errors import InputError
 from corroborator.models import RawRecord, Rejection
@@ -149,44 +150,78 @@ def _published(value: object) -> str | None:
     return s[:10]
 
 
+def _loads(text: str) -> Any:
+    """json.loads; nesting and number-size limits raise ValueError like syntax errors do."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _json_reason(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"line {exc.lineno}: {exc.msg}"
+    return str(exc).split(";")[0]  # e.g. "Exceeds the limit (4300 digits) for integer ..."
+
+
+def _encodable(obj: object) -> bool:
+    """False for a record holding an unpaired surrogate escape ("\\ud800"): valid JSON,
+    but no UTF-8 text, so it could be neither hashed nor stored."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def json_records(name: str, data: bytes, container: str) -> Iterator[Item]:
     """`.jsonl`: one object per line; `.json`: an object or a list of objects."""
     text = decode_text(data, name)
     stripped = text.lstrip()
     if name.lower().endswith(".json") and stripped.startswith("["):
         try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(name, f"malformed JSON at line {exc.lineno}: {exc.msg}") from None
+            items = _loads(text)
+        except ValueError as exc:
+            raise InputError(name, f"malformed JSON at {_json_reason(exc)}") from None
         for n, obj in enumerate(items, 1):
+            if not _encodable(obj):
+                yield Rejection(f"{name}:{n}", SURROGATE)
+                continue
             line = json.dumps(obj, ensure_ascii=False, sort_keys=True).encode()
             yield _json_record(name, n, obj, line, container)
         return
     raw_lines = data.split(b"\n")
     if name.lower().endswith(".json") and len([ln for ln in raw_lines if ln.strip()]) > 1:
         try:  # a pretty-printed single object
-            obj = json.loads(text)
+            obj = _loads(text)
             yield _json_record(name, 1, obj, data.strip(), container)
             return
-        except json.JSONDecodeError:
+        except ValueError:
             pass
     for n, raw in enumerate(raw_lines, 1):
         line = raw.rstrip(b"\r")
         if not line.strip():
             continue
         try:
-            obj = json.loads(line.decode("utf-8-sig"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-            yield Rejection(f"{name}:{n}", f"malformed JSON line: {msg}")
+            obj = _loads(line.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            yield Rejection(f"{name}:{n}", "malformed JSON line: not UTF-8")
+            continue
+        except ValueError as exc:
+            yield Rejection(f"{name}:{n}", f"malformed JSON line: {_json_reason(exc)}")
             continue
         yield _json_record(name, n, obj, line, container)
+
+
+SURROGATE = "JSON record holds an unpaired surrogate escape (\\ud800-\\udfff), not text"
 
 
 def _json_record(name: str, n: int, obj: object, line: bytes, container: str) -> Item:
     where = f"{name}:{n}"
     if not isinstance(obj, dict):
         return Rejection(where, "JSON record is not an object")
+    if not _encodable(obj):
+        return Rejection(where, SURROGATE)
     source = str(obj["id"]) if obj.get("id") not in (None, "") else where
     try:
         published = _published(obj.get("published"))

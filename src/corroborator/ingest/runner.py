@@ -44,6 +44,7 @@ def ingest_paths(
 ) -> IngestReport:
     report = IngestReport()
     run_id = uuid.uuid4().hex
+    archive.sweep()  # what a killed run was writing when it died
     for item in walk(list(paths)):
         if isinstance(item, Rejection):
             _reject(store, report, item, run_id)

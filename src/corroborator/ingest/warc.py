@@ -49,10 +49,11 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
                 yield Rejection(where, exc.reason)
     except (ArchiveLoadFailed, EOFError, OSError, ValueError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if found:
-            yield Rejection(name, f"WARC truncated or malformed after {found} record(s): {reason}")
-            return
-        raise InputError(name, f"malformed or truncated WARC: {reason}") from None
+        yield from _malformed(name, found, reason)
+        return
+    except Exception as exc:  # warcio trips over records it cannot parse (AttributeError...)
+        yield from _malformed(name, found, f"unreadable record headers ({type(exc).__name__})")
+        return
     if name.lower().endswith(".gz") and not _gzip_complete(data):
         if not found:
             raise InputError(name, "truncated WARC (gzip stream ends early)")
@@ -60,6 +61,14 @@ def warc_records(name: str, data: bytes, container: str) -> Iterator[Item]:
         return
     if n == 0:
         raise InputError(name, "WARC holds no HTML response records")
+
+
+def _malformed(name: str, found: int, reason: str) -> Iterator[Item]:
+    """The file's good records are kept; with none, the whole file is refused."""
+    if found:
+        yield Rejection(name, f"WARC truncated or malformed after {found} record(s): {reason}")
+        return
+    raise InputError(name, f"malformed or truncated WARC: {reason}")
 
 
 def _gzip_complete(data: bytes) -> bool:

@@ -59,6 +59,13 @@ def usable(store: Store, new_ids: Sequence[str]) -> bool:
     return not select_in(store, "SELECT document_id FROM story_vectors WHERE document_id", fresh)
 
 
+def behind(store: Store) -> bool:
+    """True when the links do not cover every stored document: a run killed between
+    saving extractions and linking them leaves nothing stale, yet nothing linked."""
+    n_docs = meta(store).get("n_docs")
+    return store.document_count() != (int(n_docs) if n_docs is not None else 0)
+
+
 def select_in(
     store: Store, sql: str, values: Iterable[Any], extra: Sequence[Any] = ()
 ) -> list[dict[str, Any]]:
