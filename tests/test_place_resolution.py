@@ -126,3 +126,8 @@ def test_village_names_in_full_gazetteer(nlp: Language) -> None:
 def test_name_with_a_leading_ayn_is_found(nlp: Language) -> None:
     refs = places(nlp, "Fighters entered Ardamata, on the edge of El Geneina, in Sudan.")
     assert refs["Ardamata"].country == "SD" and refs["Ardamata"].geonames_id is not None
+
+
+def test_area_after_a_town_is_the_one_around_it(nlp: Language) -> None:
+    refs = places(nlp, "The veteran was arrested at his home in Atlanta, Georgia, on Friday.")
+    assert refs["Georgia"].country == "US" and refs["Georgia"].precision == "admin1"

@@ -113,3 +113,16 @@ def test_scorer_counts_found_far_and_missing_mentions() -> None:
     assert (score.system, score.correct) == (3, 2)
     assert score.unplaced == ["a: Lviv"]
     assert score.median_error_km is not None and score.median_error_km > 7000
+
+
+def test_place_gold_without_coordinates_is_rejected_with_its_line(tmp_path: Path) -> None:
+    from corroborator import evaluation
+
+    gold = tmp_path / "gold.jsonl"
+    good = {"kind": "place", "source_file": "a.txt", "text": "Goma", "geonames_id": 216281}
+    gold.write_text(
+        json.dumps({**good, "lat": -1.67, "lon": 29.23}) + "\n" + json.dumps(good) + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="gold line 2: place lacks a numeric lat"):
+        evaluation.load_gold(gold)

@@ -317,8 +317,15 @@ class Resolver:
     def _qualified(
         i: int, mentions: list[_Mention], first: list[Place | None], text: str, pool: list[Place]
     ) -> tuple[list[Place], bool]:
-        """The readings inside (or near) the area the next mention names, if any fit, and
-        whether there were such."""
+        """The readings inside (or near) the area the next mention names, or the areas
+        around the town just before it, if any fit; and whether there were such."""
+        if i > 0 and first[i - 1] is not None:  # "Atlanta, Georgia": the state, not Georgia
+            town = first[i - 1]
+            assert town is not None
+            if _QUALIFIER.match(text[mentions[i - 1].end : mentions[i].start]):
+                around = [p for p in pool if p.kind != "city" and _inside(town, p)]
+                if around:
+                    return around, True
         if i + 1 >= len(mentions) or first[i + 1] is None:
             return pool, False
         gap = text[mentions[i].end : mentions[i + 1].start]
