@@ -131,3 +131,24 @@ def test_name_with_a_leading_ayn_is_found(nlp: Language) -> None:
 def test_area_after_a_town_is_the_one_around_it(nlp: Language) -> None:
     refs = places(nlp, "The veteran was arrested at his home in Atlanta, Georgia, on Friday.")
     assert refs["Georgia"].country == "US" and refs["Georgia"].precision == "admin1"
+
+
+def test_a_list_of_towns_is_no_qualifier(nlp: Language) -> None:
+    refs = places(nlp, "Troops were sent to Kherson, Mykolaiv and the Black Sea coast.")
+    assert refs["Mykolaiv"].precision == "settlement" and refs["Mykolaiv"].country == "UA"
+
+
+def test_a_name_nearly_all_in_one_country_sets_the_context(nlp: Language) -> None:
+    # a hamlet abroad shares Karachi's name; Karachi still says Pakistan
+    refs = places(nlp, "Police in Karachi said the gunmen fled towards Hyderabad.")
+    assert refs["Hyderabad"].country == "PK"
+
+
+def test_nationality_word_outweighs_a_bigger_namesake(nlp: Language) -> None:
+    refs = places(nlp, "Flooding in Valencia killed 200 people, Spanish officials said.")
+    assert refs["Valencia"].country == "ES"
+
+
+def test_the_sea_is_not_the_state_named_after_it(nlp: Language) -> None:
+    refs = places(nlp, "Rebels attacked a tanker in the Red Sea, far from Port Sudan.")
+    assert "Red Sea" not in refs and refs["Port Sudan"].country == "SD"

@@ -40,8 +40,10 @@ _REGION_WORDS |= {"governorates", "state", "states", "krai", "department", "depa
 _REGION_WORDS |= {"regional", "provincial"}  # "Kharkiv regional governor"
 _DISTRICT_WORDS = {"district", "districts", "raion", "raions", "territory", "county", "counties"}
 _DISTRICT_WORDS |= {"municipality", "subdistrict", "township", "prefecture"}
+_WATERS = {"sea", "river", "lake", "gulf", "bay", "strait", "ocean"}
 _PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
 FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
+DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets that country
 NEAR_KM = 100.0  # "X near Y", and the reach of the document's other places as a prior
 # "X, Y" / "X in (the) Y" / "X, in Y": Y is the area X lies in ("Paris, Texas")
 _QUALIFIER = re.compile(r"^(?:,\s*(?:in\s+)?|\s+in\s+)(?:the\s+)?$")
@@ -73,17 +75,15 @@ def _near(country: str, countries: Counter[str]) -> bool:
     return any(country in _countries().get(cc, ("", frozenset()))[1] for cc in countries)
 
 
-WORLD_CITY_POPULATION = 1_000_000
-
-
-def _world_famous(p: Place) -> bool:
-    """A national capital or a city of millions: the reading a bare name defaults to."""
-    capital = _countries().get(p.country, ("", frozenset()))[0]
-    return p.kind == "city" and (p.population >= WORLD_CITY_POPULATION or p.name == capital)
+def _capital(p: Place) -> bool:
+    """A national capital: the reading a bare name defaults to ("Athens")."""
+    return p.kind == "city" and p.name == _countries().get(p.country, ("", frozenset()))[0]
 
 
 def _famous(p: Place) -> bool:
     capital = _countries().get(p.country, ("", frozenset()))[0]
+    if p.kind == "admin2":
+        return False
     return p.kind != "city" or p.population >= FAMOUS_POPULATION or p.name == capital
 
 
@@ -208,11 +208,9 @@ class Resolver:
         countries: Counter[str] = Counter()
         regions: Counter[str] = Counter()
         for options in cands:
-            # "Texas": the state, whatever Mexican hamlets share its name
-            top = options[0].kind if options and options[0].kind in {"admin1", "country"} else None
-            ccs = {p.country for p in options if top is None or p.kind == top}
-            if len(ccs) == 1:
-                countries[ccs.pop()] += 1
+            cc = _reading_country(options)
+            if cc is not None:
+                countries[cc] += 1
             areas = {f"{p.country}.{p.admin1_code}" for p in options}
             if options and len(areas) == 1 and options[0].kind != "country":
                 regions[areas.pop()] += 1
@@ -232,7 +230,7 @@ class Resolver:
             s += {"admin1": 20.0, "admin2": 12.0}.get(p.kind, 0.0)
         else:
             s += {"country": 12.0, "city": 2.0}.get(p.kind, 0.0)
-        if p.kind == "city" and p.name == _countries().get(p.country, ("", frozenset()))[0]:
+        if _capital(p):
             s += 1.5  # a national capital outranks its namesakes ("Athens")
         s += 6 * countries[p.country] / total_c
         s += 3 * regions[f"{p.country}.{p.admin1_code}"] / total_r
@@ -280,8 +278,8 @@ class Resolver:
                 return s
 
             best = max(pool, key=total)
-            famous = [p for p in pool if _world_famous(p)]
-            # a namesake of a world city must be tied to the story's other places
+            famous = [p for p in pool if _capital(p)]
+            # a namesake of a capital must be tied to the story's other places
             tied = qualified or any(_km(best, a) <= NEAR_KM for a in anchors)
             if famous and best.kind == "city" and best not in famous and not tied:
                 best = max(famous, key=total)
@@ -297,14 +295,18 @@ class Resolver:
             if m.wants:
                 options = [p for p in options if p.kind in {"admin1", "admin2"}] or options
         if countries:  # a region or village abroad is a namesake, not the place meant
+            own = _reading_country(self.gaz.candidates(m.lookup))
+            others = countries - Counter([own] if own else [])
             options = [
                 p
                 for p in options
-                if p.major and p.kind not in {"admin1", "admin2"} or p.country in countries
+                if p.major and p.kind != "admin1" or p.country in countries
+                if p.kind != "admin2" or p.country in others  # districts: named elsewhere too
             ]
-            own = {p.country for p in self.gaz.candidates(m.lookup)}
-            others = countries - Counter(own if len(own) == 1 else ())
-            options = [p for p in options if _famous(p) or _near(p.country, others)]
+            if others:  # the other mentions' countries, when there are any
+                options = [p for p in options if _famous(p) or _near(p.country, others)]
+        if m.after_the and m.text.split()[-1].lower() in _WATERS and not m.wants:
+            return []  # "the Red Sea" is the sea, not Sudan's Red Sea state
         if m.text.lower() in words:  # "the West": no namesake town
             options = [
                 p
@@ -323,7 +325,7 @@ class Resolver:
             town = first[i - 1]
             assert town is not None
             if _QUALIFIER.match(text[mentions[i - 1].end : mentions[i].start]):
-                around = [p for p in pool if p.kind != "city" and _inside(town, p)]
+                around = [p for p in pool if p.kind in {"admin1", "country"} and _inside(town, p)]
                 if around:
                     return around, True
         if i + 1 >= len(mentions) or first[i + 1] is None:
@@ -331,6 +333,9 @@ class Resolver:
         gap = text[mentions[i].end : mentions[i + 1].start]
         area = first[i + 1]
         assert area is not None
+        listed = gap.lstrip().startswith(",") and not mentions[i + 1].wants
+        if listed and area.kind not in {"admin1", "country"}:
+            return pool, False  # "Kherson, Mykolaiv and Odesa": a list, not a qualifier
         if _QUALIFIER.match(gap):
             inside = [p for p in pool if _inside(p, area)]
         elif _NEAR.match(gap):
@@ -338,6 +343,25 @@ class Resolver:
         else:
             return pool, False
         return inside or pool, bool(inside)
+
+
+def _reading_country(options: list[Place]) -> str | None:
+    """The country a name alone points to: its only one, the one of its biggest kind
+    ("Texas": the state, whatever Mexican hamlets share the name), or the one holding
+    nearly all its people ("Karachi")."""
+    if not options:
+        return None
+    top = options[0].kind if options[0].kind in {"admin1", "country"} else None
+    ccs = {p.country for p in options if top is None or p.kind == top}
+    if len(ccs) == 1:
+        return ccs.pop()
+    if top is not None:
+        return None
+    pops: Counter[str] = Counter()
+    for p in options:
+        pops[p.country] += p.population + 1
+    cc, pop = pops.most_common(1)[0]
+    return cc if pop >= DOMINANT_SHARE * sum(pops.values()) else None
 
 
 def _km(a: Place, b: Place) -> float:
