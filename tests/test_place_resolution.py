@@ -152,3 +152,13 @@ def test_nationality_word_outweighs_a_bigger_namesake(nlp: Language) -> None:
 def test_the_sea_is_not_the_state_named_after_it(nlp: Language) -> None:
     refs = places(nlp, "Rebels attacked a tanker in the Red Sea, far from Port Sudan.")
     assert "Red Sea" not in refs and refs["Port Sudan"].country == "SD"
+
+
+def test_region_word_finds_an_oblast_listed_under_its_russian_name(nlp: Language) -> None:
+    refs = places(nlp, "Ukraine's army said it had struck an airfield in Russia's Kursk region.")
+    assert refs["Kursk"].precision == "admin1" and refs["Kursk"].country == "RU"
+
+
+def test_capitalised_department_of_a_ministry_is_no_region(nlp: Language) -> None:
+    refs = places(nlp, "The U.S. State Department said it was alarmed by reports from Sudan.")
+    assert "State" not in refs and refs["Sudan"].precision == "country"

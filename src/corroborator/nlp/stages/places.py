@@ -32,7 +32,7 @@ from spacy.tokens import Doc, Token
 from corroborator.geo import distance_km
 from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import lexicon
-from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
+from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
@@ -187,6 +187,8 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
         nxt = doc[tok.i + 1]
         if (
             _area_word(nxt.text)
+            and nxt.text.islower()  # "Donestk region"; not "the State Department"
+            and not _area_word(tok.text)
             and tok.is_title
             and tok.pos_ == "PROPN"
             and tok.idx not in covered
@@ -198,6 +200,8 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
 
 class Resolver:
     """Ranks gazetteer candidates for the place mentions of one document."""
+
+    _admin1: dict[tuple[str, str], Place] | None = None  # shared: built once per process
 
     def __init__(self, gaz: Gazetteer) -> None:
         self.gaz = gaz
@@ -284,14 +288,30 @@ class Resolver:
             if famous and best.kind == "city" and best not in famous and not tied:
                 best = max(famous, key=total)
             out[i] = best
-        return out
+        return [self._named_area(m, p) for m, p in zip(mentions, out, strict=True)]
+
+    def _named_area(self, m: _Mention, p: Place | None) -> Place | None:
+        """ "Kursk region" when GeoNames lists the oblast only as "Kurskaya oblast'": the
+        region of the town, if its name starts like the town's."""
+        if p is None or m.wants != "admin1" or p.kind != "city":
+            return p
+        if Resolver._admin1 is None:
+            Resolver._admin1 = {
+                (a.country, a.admin1_code): a
+                for a in self.gaz.places.values()
+                if a.kind == "admin1"
+            }
+        area = Resolver._admin1.get((p.country, p.admin1_code))
+        if area is not None and normalize(area.name)[:4] == normalize(m.lookup)[:4]:
+            return area
+        return p
 
     def _options(self, m: _Mention, options: list[Place], countries: Counter[str]) -> list[Place]:
         """Candidates that the document's countries leave possible."""
         words = english_words()
         top = [cc for cc, _ in countries.most_common(3)]
         if not options and top and len(m.lookup) >= 4:
-            options = self.gaz.fuzzy(m.lookup, top)[:5]
+            options = [p for p in self.gaz.fuzzy(m.lookup, top)[:5] if p.kind != "admin2"]
             if m.wants:
                 options = [p for p in options if p.kind in {"admin1", "admin2"}] or options
         if countries:  # a region or village abroad is a namesake, not the place meant
