@@ -162,3 +162,9 @@ def test_region_word_finds_an_oblast_listed_under_its_russian_name(nlp: Language
 def test_capitalised_department_of_a_ministry_is_no_region(nlp: Language) -> None:
     refs = places(nlp, "The U.S. State Department said it was alarmed by reports from Sudan.")
     assert "State" not in refs and refs["Sudan"].precision == "country"
+
+
+def test_region_name_mistagged_as_a_verb_is_still_the_region(nlp: Language) -> None:
+    refs = places(nlp, "Soldiers torched homes in Kani township, Sagaing region, on Friday.")
+    assert refs["Sagaing"].precision == "admin1" and refs["Sagaing"].country == "MM"
+    assert "Kani" not in refs or refs["Kani"].country == "MM"

@@ -92,7 +92,9 @@ def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
         places = [gaz.places[g] for g in ids]
         one = end - start == 1
         if one and doc[start].tag_ not in _PROPER_TAGS and not doc[start].text.isupper():
-            continue
+            area = any(p.kind in {"admin1", "admin2"} for p in places)
+            if not (area and end < len(doc) and doc[end].lower_ in _AREA_WORDS):
+                continue  # "Sagaing region" mis-tagged as a verb is still the region
         country = any(p.kind == "country" for p in places)
         if _area_word_at(doc, end) and any(p.kind in {"admin1", "admin2"} for p in places):
             end += 1  # "Rakhine State", "Masisi Territory": the area, not a longer name
