@@ -168,3 +168,28 @@ def test_region_name_mistagged_as_a_verb_is_still_the_region(nlp: Language) -> N
     refs = places(nlp, "Soldiers torched homes in Kani township, Sagaing region, on Friday.")
     assert refs["Sagaing"].precision == "admin1" and refs["Sagaing"].country == "MM"
     assert "Kani" not in refs or refs["Kani"].country == "MM"
+
+
+def test_a_capital_namesake_loses_when_the_story_names_the_other_country(
+    nlp: Language,
+) -> None:
+    refs = places(nlp, "Army units deployed in Tripoli after clashes near Sidon, in Lebanon.")
+    assert refs["Tripoli"].country == "LB"
+    libya = places(nlp, "Fighting erupted in Tripoli between rival militias, officials said.")
+    assert libya["Tripoli"].country == "LY"
+
+
+def test_article_inside_a_name_matches_either_spelling() -> None:
+    gaz = gazetteer.load()
+    assert any(p.kind == "city" and p.country == "PS" for p in gaz.candidates("Deir al-Balah"))
+    gaza_areas = [p for p in gaz.candidates("Deir al-Balah") if p.kind == "admin1"]
+    assert all(distance_km(p.lat, p.lon, 31.4, 34.35) < 60 for p in gaza_areas)
+
+
+def test_a_country_named_in_the_sentence_decides_a_namesake(nlp: Language) -> None:
+    text = (
+        "Gunmen attacked convoys in Syria, Iraq and Libya this week. In Lebanon, a drone hit "
+        "a lorry near Tripoli, on the road north from Beirut."
+    )
+    refs = places(nlp, text)
+    assert refs["Tripoli"].country == "LB"

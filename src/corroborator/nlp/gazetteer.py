@@ -114,11 +114,13 @@ class Gazetteer:
     def candidates(self, name: str) -> list[Place]:
         """Entries whose name or alternate name equals `name` (normalised), biggest first;
         a name with an Arabic article also matches with the other article ("al-Fasher" is
-        listed only as "El Fasher")."""
+        listed only as "El Fasher", "Deir al-Balah" as "Deir el-Balah")."""
         key = normalize(name)
-        ids = self.by_norm.get(key, ())
-        if not ids and key[:3] in {"al ", "el "}:
-            ids = self.by_norm.get(("el " if key[:3] == "al " else "al ") + key[3:], ())
+        ids = set(self.by_norm.get(key, ()))
+        words = key.split()
+        if "al" in words or "el" in words:
+            swapped = " ".join({"al": "el", "el": "al"}.get(w, w) for w in words)
+            ids.update(self.by_norm.get(swapped, ()))
         return sorted(
             (self.places[i] for i in ids), key=lambda p: (-KINDS.index(p.kind), -p.population)
         )
@@ -246,7 +248,11 @@ def _load_places() -> tuple[dict[int, Place], dict[int, list[str]]]:
         return round((box[0] + box[1]) / 2, 5), round(lon, 5), int(box[6])
 
     for (cc, code), (gid, name, aliases) in admin1_names.items():
-        lat, lon, pop = centre(f"{cc}.{code}")
+        # no town carries some codes ("GZ.7870268", a Gaza governorate): the parent's box
+        own = f"{cc}.{code}"
+        parent = next((k for k in (own, f"{cc}.{code.split('.')[0]}") if k in boxes), cc)
+        lat, lon, pop = centre(parent)
+        pop = pop if parent == own else 0
         places[gid] = Place(gid, name, lat, lon, cc, code, name, pop, "admin1")
         names[gid] = [name, *aliases]
     for gid, (name, aliases, cc, code, towns) in _admin2(places).items():

@@ -44,6 +44,7 @@ _WATERS = {"sea", "river", "lake", "gulf", "bay", "strait", "ocean"}
 _PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
 FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
 DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets that country
+TIE_KM = 300.0  # a place this close to another of the story belongs to it
 NEAR_KM = 100.0  # "X near Y", and the reach of the document's other places as a prior
 # "X, Y" / "X in (the) Y" / "X, in Y": Y is the area X lies in ("Paris, Texas")
 _QUALIFIER = re.compile(r"^(?:,\s*(?:in\s+)?|\s+in\s+)(?:the\s+)?$")
@@ -95,6 +96,7 @@ class _Mention:
     wants: str | None  # "admin1" / "admin2" when a region or district noun follows
     after_the: bool = False
     key: str = ""  # the words looked up: "Rakhine" for "Rakhine State"
+    sent: int = -1  # start of its sentence: a country named there weighs most
 
     @property
     def wants_region(self) -> bool:
@@ -195,7 +197,12 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
             and not tok.is_sent_start
         ):
             out.append(_Mention(tok.idx, tok.idx + len(tok.text), tok.text, _area_word(nxt.text)))
-    return sorted(out, key=lambda m: m.start)
+    return sorted((replace(m, sent=_sentence_of(doc, m.start)) for m in out), key=lambda m: m.start)
+
+
+def _sentence_of(doc: Doc, start_char: int) -> int:
+    span = doc.char_span(start_char, start_char + 1, alignment_mode="expand")
+    return span.sent.start if span is not None else -1
 
 
 class Resolver:
@@ -264,8 +271,9 @@ class Resolver:
             for m, pool in zip(mentions, pools, strict=True)
         ]
         out = list(first)
+        named = {p.country for p in first if p is not None and p.kind == "country"}
         for i, (m, pool) in enumerate(zip(mentions, pools, strict=True)):
-            if len(pool) < 2:
+            if not pool:
                 continue
             pool, qualified = self._qualified(i, mentions, first, text, pool)
             anchors = [
@@ -274,19 +282,36 @@ class Resolver:
                 if k != i and p is not None and p.kind in {"city", "admin2"} and p not in pool
             ]
 
-            def total(p: Place, m: _Mention = m, anchors: list[Place] = anchors) -> float:
+            here = {
+                p.country
+                for k, p in enumerate(first)
+                if p is not None and p.kind == "country" and mentions[k].sent == m.sent
+            }
+
+            def total(
+                p: Place, m: _Mention = m, anchors: list[Place] = anchors, here: set[str] = here
+            ) -> float:
                 s = self.score(p, m.wants, countries, regions)
+                s += 3 if p.country in here else 0  # "In Lebanon, ... outside Tripoli"
                 if anchors and p.kind in {"city", "admin2"}:
                     km = min(_km(p, a) for a in anchors)
                     s += 2 * math.exp(-km / NEAR_KM)  # the nearest consistent reading
                 return s
 
             best = max(pool, key=total)
+            nearest = min((_km(best, a) for a in anchors), default=math.inf)
             famous = [p for p in pool if _capital(p)]
-            # a namesake of a capital must be tied to the story's other places
-            tied = qualified or any(_km(best, a) <= NEAR_KM for a in anchors)
+            # a namesake of a capital must be tied to the story: a qualifier, a place of the
+            # story nearby, or its country named ("Tripoli" in a Lebanon story)
+            tied = qualified or nearest <= TIE_KM or best.country in named
             if famous and best.kind == "city" and best not in famous and not tied:
                 best = max(famous, key=total)
+            own = _reading_country(cands[i])
+            others = countries - Counter([own] if own else [])
+            abroad = others and best.country not in others and not _famous(best)
+            if abroad and best.kind == "city" and not qualified and anchors and nearest > TIE_KM:
+                out[i] = None  # a small town only across a border, far from the story
+                continue
             out[i] = best
         return [self._named_area(m, p) for m, p in zip(mentions, out, strict=True)]
 
