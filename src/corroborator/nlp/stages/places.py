@@ -710,7 +710,7 @@ def _settlement(
 class PlacesStage:
     """Appends a PlaceRef for every place mention the gazetteer can resolve."""
 
-    name = "corroborator.places.v1"
+    name = "corroborator.places.v2"
 
     def __call__(self, ctx: DocContext) -> None:
         ctx.extraction.places.extend(resolve_places(ctx.doc, ctx.extraction.entities, load()))
