@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from corroborator.nlp import gazetteer
+from corroborator.nlp import gazetteer, geotagger
 from corroborator.nlp.pipeline import load_nlp
 
 
@@ -73,16 +73,16 @@ def test_names_inside_person_and_outlet_names_are_not_places(nlp: Language) -> N
         "Richard Weir said Vladimir Putin had lied, according to The New York Times. "
         "Weir works in Berlin."
     )
-    spans = {s.text for s in gazetteer.tag_places(gazetteer.load(), doc)}
+    spans = {s.text for s in geotagger.tag_places(gazetteer.load(), doc)}
     assert spans == {"Berlin"}
 
 
 def test_small_places_need_their_country_in_context(nlp: Language) -> None:
     gaz = gazetteer.load()
     alone = nlp("The meeting took place in Byshiv yesterday.")
-    assert [s.text for s in gazetteer.tag_places(gaz, alone)] == []
+    assert [s.text for s in geotagger.tag_places(gaz, alone)] == []
     context = nlp("A bomb hit the village of Byshiv outside Kyiv, Ukraine.")
-    assert "Byshiv" in [s.text for s in gazetteer.tag_places(gaz, context)]
+    assert "Byshiv" in [s.text for s in geotagger.tag_places(gaz, context)]
 
 
 def test_cache_is_keyed_by_data_version() -> None:

@@ -381,7 +381,7 @@ def serve(c: Context, host: str, port: int, token: str | None) -> None:
 @pass_ctx
 def eval_cmd(c: Context, gold: str, as_json: bool) -> None:
     """Score the database against a gold file (P/R/F1 per kind, field accuracy)."""
-    from corroborator import evaluation
+    from corroborator import eval_places, evaluation
     from corroborator.exports.records import all_records
 
     try:
@@ -390,7 +390,12 @@ def eval_cmd(c: Context, gold: str, as_json: bool) -> None:
         raise CorroboratorError(f"{gold}: {exc}") from None
     recs = all_records(c.store, c.archive_root)
     report = evaluation.evaluate(
-        gold_records, recs["documents"], recs["incidents"], recs["quotes"], recs["entities"]
+        gold_records,
+        recs["documents"],
+        recs["incidents"],
+        recs["quotes"],
+        recs["entities"],
+        eval_places.system_places(c.store),
     )
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1))

