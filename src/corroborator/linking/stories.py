@@ -55,7 +55,9 @@ PLACE_CONFLICT = 0.5
 ACTOR_CONFLICT = 0.6
 WHAT_CONFLICT = 0.6
 WHAT_WORDS = 5  # "telling" event words per report
-PROTAGONIST_CONFLICT = 0.5
+# Independent retellings quote different witnesses, so each centring on its own person is
+# weak evidence of another story: 0.5 split the example corpus's two outlets' market strike.
+PROTAGONIST_CONFLICT = 0.8
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
 QUOTE_SHINGLE = 3
 BLOCK_QUOTES = 4  # quote shingles used as blocking keys
