@@ -88,9 +88,19 @@ def generic_claim(trig: Token, headline: bool) -> bool:
 
 def legal_definition(trig: Token) -> bool:
     """'Torture is defined as', 'deliberate attacks on civilians are a war crime', 'killing
-    a soldier who has surrendered is a war crime': the law on a kind of act."""
-    if trig.dep_ not in ("nsubj", "nsubjpass", "csubj"):
-        return False
+    a soldier who has surrendered is a war crime': the law on a kind of act (the act may
+    sit inside the subject: 'shelling areas without a military target is prohibited')."""
+    subjects = ("nsubj", "nsubjpass", "csubj", "csubjpass")
+    cur = trig
+    for _ in range(3):
+        if cur.dep_ in subjects or cur.head.i == cur.i:
+            break
+        cur = cur.head
+    return cur.dep_ in subjects and _defines(cur)
+
+
+def _defines(trig: Token) -> bool:
+    """The subject is a kind of act and its clause states the law on it."""
     if is_noun(trig):
         dets = [c.lower_ for c in trig.children if c.dep_ in ("det", "poss")]
         if any(d in _SPECIFIC_DETS for d in dets) or any(c.dep_ == "poss" for c in trig.children):
