@@ -101,7 +101,9 @@ def fold(
     for g in sorted(out, key=lambda g: min(g.units)):
         mine = _particulars(g, units, counts, places, dates)
         bare = not (mine.counts or mine.places or mine.dates) and all(
-            m.vague or m.anaphoric for m in g.mentions
+            # plain "civilians" is the default, not victims of its own
+            m.vague or m.anaphoric or not m.victims - {"civilians"}
+            for m in g.mentions
         )
         near = [
             i
