@@ -69,6 +69,10 @@ NOT_INCIDENTS = {
         "If the army enters the valley, there will be a massacre, the village head warned.",
     ],
     "name": ["She testified before the Committee against Torture in Geneva."],
+    "running_total": [
+        "Hundreds of detainees have been tortured since the junta took power, lawyers say.",
+        "Gunmen have abducted dozens of farmers in the state over the past two years.",
+    ],
 }
 
 STILL_INCIDENTS = [
@@ -86,6 +90,15 @@ STILL_INCIDENTS = [
     ),
     (
         "After the shelling stopped, fighters abducted three nurses from the hospital in Tawila.",
+        ["abduction_detention"],
+    ),
+    (
+        "Soldiers had detained 15 civilians at the checkpoint, and their families have not "
+        "heard from them since.",
+        ["abduction_detention"],
+    ),
+    (
+        "Soldiers have detained 15 civilians at the checkpoint since Monday, their families say.",
         ["abduction_detention"],
     ),
     (

@@ -190,3 +190,39 @@ def predicted(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:
         c.dep_ == "advcl" and any(m.lower_ in ("if", "unless") for m in c.children)
         for c in verb.children
     )
+
+
+def running_total(trig: Token) -> bool:
+    """'Dozens of prisoners have been killed since the invasion began', 'have killed
+    thousands over the past decade': a tally kept over a span, not one act."""
+    have = [c for c in trig.children if c.dep_ == "aux" and c.lemma_ == "have"]
+    if is_noun(trig) or not any(a.tag_ in _PRESENT for a in have):
+        return False  # 'had detained 15 men ... not heard from them since' is one act
+    other = ("conj", "relcl", "ccomp", "parataxis")
+    sub = [t for t in trig.subtree if not any(a.dep_ in other for a in _path(t, trig))]
+    span = any(t.lower_ == "since" for t in sub) or any(
+        t.dep_ == "prep" and t.lower_ in ("over", "in") and _past_span(t) for t in sub
+    )
+    counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
+    return span and any(
+        c.lemma_.lower() in words()["aggregate"] or any(_large(d) for d in c.children)
+        for c in counted
+    )
+
+
+def _large(tok: Token) -> bool:
+    """A number of a tally ('30,000', 'thousands'), not of one group ('15 civilians')."""
+    digits = tok.text.replace(",", "")
+    return tok.dep_ == "nummod" and (
+        tok.lemma_.lower() in words()["aggregate"] or (digits.isdigit() and int(digits) >= 100)
+    )
+
+
+def _past_span(prep: Token) -> bool:
+    """'over the past decade', 'in the last two years'."""
+    return any(
+        g.dep_ == "pobj"
+        and g.lemma_.lower() in words()["duration"] | {"decade"}
+        and any(d.lower_ in ("past", "last") for d in g.children)
+        for g in prep.children
+    )

@@ -97,6 +97,7 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
         or passing.in_name(trig)
         or passing.retold_in_passing(trig)
         or passing.earlier_year(trig)
+        or passing.running_total(trig)
         or passing.legal_definition(trig)
         or passing.generic_claim(trig, is_headline(units, k))
         or passing.predicted(trig, lexicon().terms["modal"])
