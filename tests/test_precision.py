@@ -173,3 +173,19 @@ def test_incident_precision_and_recall_floors(name: str, tmp_path: Path) -> None
     scores = _incident_scores(docs, gold, tmp_path)
     assert scores["precision"] >= p_floor, scores
     assert scores["recall"] >= r_floor, scores
+
+
+def test_bare_retelling_joins_and_a_second_strike_stays_apart(types_of) -> None:
+    """A later sentence with no toll, place, date or victims of its own retells the act a
+    paragraph up; 'a second missile' is a further act."""
+    joined = (
+        "A missile struck a hospital in Sumy on Monday, killing six patients and two nurses.\n\n"
+        "Doctors said the missile hit the surgical wing while operations were under way.\n\n"
+        '"Soldiers fired rockets at the hospital without any warning," a surgeon said.'
+    )
+    apart = (
+        "A missile struck a hospital in Sumy on Monday, killing six patients and two nurses.\n\n"
+        "A second missile hit an apartment building on the edge of the city an hour later."
+    )
+    assert types_of(joined) == ["attack_populated_area"]
+    assert types_of(apart) == ["attack_populated_area", "attack_populated_area"]
