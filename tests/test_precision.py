@@ -49,6 +49,7 @@ NOT_INCIDENTS = {
         "Aid workers arrived days after the Yahidne detentions were first reported.",
         "Militias have been blamed for massacres, as in Kasika in 2019, when villagers were "
         "hacked to death.",
+        "Residents still talk about 2014, when a rocket hit the bus station and killed 12.",
     ],
     "earlier_year": [
         "Last year, government planes bombed a clinic in Kafr Zita and a bakery in Hama.",

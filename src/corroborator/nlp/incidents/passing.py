@@ -135,12 +135,9 @@ def retold_in_passing(trig: Token) -> bool:
         if cur.dep_ == "nsubj" and cur.i == trig.i and _definite(cur) and marks & temporal:
             return True  # 'after the killings were in the news'
         preps = {c.lower_ for c in head.children if c.dep_ == "prep"}
-        if (
-            cur.dep_ == "advcl"
-            and any(c.lower_ == "when" for c in cur.children)
-            and (preps & {"as", "like"})
-        ):
-            return True  # 'as in El Geneina last year, when hundreds were killed'
+        when = cur.dep_ in ("advcl", "relcl") and any(c.lower_ == "when" for c in cur.children)
+        if when and (preps & {"as", "like"} or _year(head)):
+            return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
         cur = head
     return False
 
