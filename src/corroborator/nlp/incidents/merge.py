@@ -100,8 +100,10 @@ def fold(
     facts: list[_Particulars] = []
     for g in sorted(out, key=lambda g: min(g.units)):
         mine = _particulars(g, units, counts, places, dates)
-        bare = not (mine.counts or mine.places or mine.dates) and all(
-            m.vague or m.anaphoric for m in g.mentions
+        bare = not (mine.counts or mine.places or mine.dates or _another(g)) and all(
+            # plain "civilians" is the default, not victims of its own
+            m.vague or m.anaphoric or not m.victims - {"civilians"}
+            for m in g.mentions
         )
         near = [
             i
@@ -117,6 +119,16 @@ def fold(
         host_i = max(near, key=lambda i: max(kept[i].units))
         kept[host_i].mentions.extend(g.mentions)
     return kept
+
+
+_ORDINALS = frozenset(("another", "second", "third", "fourth", "fifth", "new"))
+
+
+def _another(g: Group) -> bool:
+    """'a second missile hit a bus depot', 'another strike': told as a further act."""
+    words = [t for m in g.mentions for t in (*m.agents, *m.trigger.children)]
+    words += [c for t in words for c in t.children]
+    return any(t.lower_ in _ORDINALS for t in words)
 
 
 _REACH = 3  # paragraph breaks a bare retelling may sit below its event

@@ -119,9 +119,12 @@ def _linked(m: Mention, triggers: set[int]) -> bool:
 
 
 def _attack_cause(trig: Token) -> Token | None:
-    """The attack noun a death is put down to: 'died in the attack', 'killed by shelling'."""
+    """The attack noun a death is put down to: 'died in the attack', 'killed by shelling',
+    'the strike killed five' (even when the same sentence denies the strike)."""
     grams = attack_nouns()
     for c in trig.children:
+        if c.dep_ == "nsubj" and c.pos_ == "NOUN" and ((low(c),) in grams or (c.lower_,) in grams):
+            return c
         if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
             continue
         for g in c.children:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from corroborator.nlp.incidents import context
+from corroborator.nlp.incidents import context, passing
 from corroborator.nlp.incidents import scope as out_of_scope
 from corroborator.nlp.incidents.lexicon import (
     has,
@@ -30,6 +30,7 @@ from corroborator.nlp.incidents.mood import (
 )
 from corroborator.nlp.incidents.roles import first_person, head_noun, is_person, kill_type
 from corroborator.nlp.incidents.threats import PERSONAL, coercion_context
+from corroborator.nlp.incidents.units import is_headline
 
 
 def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
@@ -89,6 +90,20 @@ def _specific(patient: list[Token]) -> bool:
     return any(t.dep_ == "nummod" and t.like_num for t in patient)
 
 
+def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
+    """Another act recalled, a kind of act, or the law on it: not this report's claim."""
+    return (
+        passing.such(trig)
+        or passing.in_name(trig)
+        or passing.retold_in_passing(trig)
+        or passing.earlier_year(trig)
+        or passing.running_total(trig)
+        or passing.legal_definition(trig)
+        or passing.generic_claim(trig, is_headline(units, k))
+        or passing.predicted(trig, lexicon().terms["modal"])
+    )
+
+
 def typed_mention(
     trig: Token,
     family: str,
@@ -111,6 +126,8 @@ def typed_mention(
         doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
         return "refuted" if doer and family in ("kill", "attack") else None
     if context.background(trig) or context.generic(trig) or out_of_scope.category(trig):
+        return None
+    if _in_passing(trig, units, k):
         return None
     if (
         out_of_scope.war_total(trig, agents)

@@ -1,0 +1,225 @@
+"""Acts a report names in passing or as a kind, not as its own claims.
+
+Background paragraphs recall other events ("since the air strike on Pazigyi that killed
+160", "as in El Geneina last year, when hundreds were killed", "earlier this year, strikes
+hit a hospital"), speak of kinds of acts ("such massacres", "Russia kills civilians every
+day", "has been accused of atrocities"), or define them ("torture is defined as...",
+"killing a soldier who has surrendered is a war crime"). Each test reads tense, determiners
+and the preposition or clause the act hangs from, with word lists kept in
+lexicons/incident_context.json.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from corroborator.nlp.incidents.context import clause_verb, is_noun, words
+
+_PRESENT = ("VBZ", "VBP")
+_SPECIFIC_DETS = ("this", "that", "these", "those")
+
+
+def _bare(noun: Token) -> bool:
+    """No determiner, possessive or number of its own: a kind, not one act or group."""
+    own = ("det", "poss", "nummod", "predet")
+    return not any(c.dep_ in own or c.like_num for c in noun.children)
+
+
+def _present(verb: Token) -> bool:
+    """Simple present, present perfect or modal: the clause is not told as a past event."""
+    aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if verb.tag_ == "VBD" or any(a.tag_ == "VBD" for a in aux):
+        return False
+    return verb.tag_ in _PRESENT or any(a.tag_ in (*_PRESENT, "MD") for a in aux)
+
+
+def _frequent(verb: Token) -> bool:
+    """'every day', 'always', 'daily': a repeated act (the parser may hang 'every day' on
+    the object, so the clause's own words are read, not nested clauses)."""
+    nested = ("relcl", "ccomp", "advcl", "acl", "xcomp", "conj")
+    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
+    for c in own:
+        if c.dep_ == "npadvmod" and any(d.lower_ == "every" for d in c.children):
+            return True
+        if c.dep_ == "advmod" and c.head.i == verb.i and c.lemma_.lower() in words()["habitual"]:
+            return True
+    return False
+
+
+def _path(tok: Token, top: Token) -> list[Token]:
+    """Tokens from tok up to (not including) top."""
+    out = []
+    while tok.i != top.i and tok.head.i != tok.i:
+        out.append(tok)
+        tok = tok.head
+    return out
+
+
+def in_name(trig: Token) -> bool:
+    """'the Convention against Torture', 'Committee on Enforced Disappearances': a title."""
+    return trig.tag_ in ("NNP", "NNPS") and trig.dep_ == "pobj" and trig.head.head.tag_ == "NNP"
+
+
+def such(trig: Token) -> bool:
+    """'such massacres', 'many such killings': a kind of act, pointing at no one event."""
+    return is_noun(trig) and any(c.lower_ == "such" for c in trig.children)
+
+
+def generic_claim(trig: Token, headline: bool) -> bool:
+    """A kind of act told in the present: 'Russia kills civilians every day', 'it shells
+    cities', 'soldiers who torture detainees', 'has been accused of ethnic killings'. A
+    headline's present ('Missile hits block, killing nine') tells one past event."""
+    if headline:
+        return False
+    if is_noun(trig):
+        verb = clause_verb(trig)
+        if verb is None or not _bare(trig) or trig.tag_ not in ("NNS", "NN"):
+            return False
+        if verb.lemma_.lower() in words()["telling"]:
+            return False  # 'survivors describe beatings' reports acts
+        return trig.tag_ == "NNS" and _present(verb) or (_present(verb) and _frequent(verb))
+    if trig.tag_ not in _PRESENT or any(c.dep_ in ("aux", "auxpass") for c in trig.children):
+        return False
+    if trig.dep_ == "relcl" and trig.head.tag_ == "NNS" and _bare(trig.head):
+        return True  # 'soldiers who torture detainees'
+    objs = [c for c in trig.children if c.dep_ == "dobj"]
+    return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
+
+
+def legal_definition(trig: Token) -> bool:
+    """'Torture is defined as', 'deliberate attacks on civilians are a war crime', 'killing
+    a soldier who has surrendered is a war crime': the law on a kind of act (the act may
+    sit inside the subject: 'shelling areas without a military target is prohibited')."""
+    subjects = ("nsubj", "nsubjpass", "csubj", "csubjpass")
+    cur = trig
+    for _ in range(3):
+        if cur.dep_ in subjects or cur.head.i == cur.i:
+            break
+        cur = cur.head
+    return cur.dep_ in subjects and _defines(cur)
+
+
+def _defines(trig: Token) -> bool:
+    """The subject is a kind of act and its clause states the law on it."""
+    if is_noun(trig):
+        dets = [c.lower_ for c in trig.children if c.dep_ in ("det", "poss")]
+        if any(d in _SPECIFIC_DETS for d in dets) or any(c.dep_ == "poss" for c in trig.children):
+            return False
+        objs = [g for c in trig.children if c.dep_ == "prep" for g in c.children]
+        if "the" in dets and not all(o.tag_ == "NNS" and _bare(o) for o in objs):
+            return False  # 'the attack on the market is a war crime' names one act
+    elif trig.tag_ != "VBG":
+        return False
+    verb = trig.head
+    if not _present(verb):
+        return False
+    said = [verb, *(c for c in verb.children if c.dep_ in ("attr", "acomp", "dobj", "xcomp"))]
+    said += [g for c in verb.children if c.dep_ == "prep" for g in c.children]
+    legal = words()["legal"]
+    return any(t.lemma_.lower() in legal or t.lower_ in legal for t in said)
+
+
+def retold_in_passing(trig: Token) -> bool:
+    """An earlier act used to date or compare this one: 'since the air strike on Pazigyi
+    that killed 160', 'after the massacre in Karma, where soldiers killed 147', 'weeks
+    after the Bucha killings were in the news', 'as in El Geneina, when men were killed'."""
+    temporal = words()["temporal"] | words()["comparison"]
+    cur = trig
+    for _ in range(8):
+        head = cur.head
+        if head.i == cur.i:
+            return False
+        if cur.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ in temporal:
+            return is_noun(cur) and (cur.i != trig.i or _definite(cur))
+        marks = {c.lower_ for c in head.children if c.dep_ == "mark"}
+        if cur.dep_ == "nsubj" and cur.i == trig.i and _definite(cur) and marks & temporal:
+            return True  # 'after the killings were in the news'
+        preps = {c.lower_ for c in head.children if c.dep_ == "prep"}
+        when = cur.dep_ in ("advcl", "relcl") and any(c.lower_ == "when" for c in cur.children)
+        if when and (preps & {"as", "like"} or _year(head)):
+            return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
+        cur = head
+    return False
+
+
+def _definite(noun: Token) -> bool:
+    """'the massacre in Karma', 'the Bucha killings', 'Monday's strike': an act already known."""
+    return any(
+        (c.dep_ == "det" and c.lower_ in ("the", *_SPECIFIC_DETS)) or c.dep_ == "poss"
+        for c in noun.children
+    )
+
+
+def earlier_year(trig: Token) -> bool:
+    """'earlier this year, strikes hit a hospital', 'the 2017 chemical attack', 'in 2016':
+    acts a year or more back are the report's background, not its news."""
+    verb = trig if not is_noun(trig) else clause_verb(trig)
+    frames = [c for c in trig.children if c.dep_ in ("nummod", "compound", "amod")]
+    if any(_year(c) for c in frames):
+        return True
+    if verb is None:
+        return False
+    for c in verb.children:
+        if c.dep_ not in ("npadvmod", "advmod", "prep"):
+            continue
+        sub = list(c.subtree)
+        lows = {t.lower_ for t in sub}
+        if lows & {"year", "years"} and lows & words()["earlier_year"]:
+            return True
+        if c.dep_ == "prep" and c.lower_ == "in" and len(sub) == 2 and _year(sub[1]):
+            return True
+    return False
+
+
+def _year(tok: Token) -> bool:
+    return tok.is_digit and len(tok.text) == 4 and tok.text[:2] in ("19", "20")
+
+
+def predicted(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:
+    """'If the RSF enters the camp, there will be a massacre': an act foretold or feared."""
+    if not is_noun(trig) or trig.dep_ not in ("attr", "nsubj") or trig.head.lemma_ != "be":
+        return False
+    verb = trig.head
+    aux = [c for c in verb.children if c.dep_ == "aux"]
+    if any((a.lower_,) in modal or a.lower_ in words()["future"] for a in aux):
+        return True
+    return any(
+        c.dep_ == "advcl" and any(m.lower_ in ("if", "unless") for m in c.children)
+        for c in verb.children
+    )
+
+
+def running_total(trig: Token) -> bool:
+    """'Dozens of prisoners have been killed since the invasion began', 'have killed
+    thousands over the past decade': a tally kept over a span, not one act."""
+    have = [c for c in trig.children if c.dep_ == "aux" and c.lemma_ == "have"]
+    if is_noun(trig) or not any(a.tag_ in _PRESENT for a in have):
+        return False  # 'had detained 15 men ... not heard from them since' is one act
+    other = ("conj", "relcl", "ccomp", "parataxis")
+    sub = [t for t in trig.subtree if not any(a.dep_ in other for a in _path(t, trig))]
+    span = any(t.lower_ == "since" for t in sub) or any(
+        t.dep_ == "prep" and t.lower_ in ("over", "in") and _past_span(t) for t in sub
+    )
+    counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
+    return span and any(
+        c.lemma_.lower() in words()["aggregate"] or any(_large(d) for d in c.children)
+        for c in counted
+    )
+
+
+def _large(tok: Token) -> bool:
+    """A number of a tally ('30,000', 'thousands'), not of one group ('15 civilians')."""
+    digits = tok.text.replace(",", "")
+    return tok.dep_ == "nummod" and (
+        tok.lemma_.lower() in words()["aggregate"] or (digits.isdigit() and int(digits) >= 100)
+    )
+
+
+def _past_span(prep: Token) -> bool:
+    """'over the past decade', 'in the last two years'."""
+    return any(
+        g.dep_ == "pobj"
+        and g.lemma_.lower() in words()["duration"] | {"decade"}
+        and any(d.lower_ in ("past", "last") for d in g.children)
+        for g in prep.children
+    )
