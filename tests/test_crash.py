@@ -64,7 +64,7 @@ def test_documents_extracted_but_killed_before_linking_are_linked_by_the_next_ru
     version = stages_version(default_stages())
     # what a run killed after saving its extractions, before linking them, leaves behind
     for doc_id, payload in extract_batch(
-        [(d["document_id"], d["text"], d["published"]) for d in docs]
+        [(d["document_id"], d["text"], d["published"], d["language"]) for d in docs]
     ):
         store.save_extraction(doc_id, version, payload)
     assert store.stale_documents(version) == [] and state.behind(store)

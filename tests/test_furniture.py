@@ -107,3 +107,25 @@ def test_ingest_drops_furniture_from_text_and_jsonl_but_archives_it(cli, db: Pat
     points = [tuple(p) for p in json.loads(row["offset_map"])]
     start = row["text"].index("Three residents")
     assert PAGE[to_original(start, points) :].startswith("Three residents")
+
+
+def _kept(text: str) -> str:
+    out, pos = [], 0
+    for start, end in furniture_ranges(text):
+        out.append(text[pos:start])
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+def test_a_paragraph_ending_in_markup_and_a_subhead_are_text() -> None:
+    text = (
+        "Shelling of Orikhiv\n"
+        "Rockets struck the hospital in Orikhiv on 2 March 2024, killing two nurses and "
+        "wounding five patients, the regional governor wrote. <img src=x>\n"
+        "Evacuation of patients\n"
+        "Doctors moved the remaining patients to a clinic in Zaporizhzhia overnight, staff said.\n"
+        "Share\n"
+    )
+    kept = _kept(text)
+    assert "killing two nurses" in kept and "Evacuation of patients\n" in kept
+    assert "Share" not in kept

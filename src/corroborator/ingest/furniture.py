@@ -24,6 +24,7 @@ from corroborator.nlp import lexicon
 PROSE_WORDS = 8  # a line this long that ends like a sentence is prose
 RUN_ON_WORDS = 20  # ... or this long without an end (an excerpt cut mid-sentence)
 HEADLINE_WORDS = (4, 20)
+LONG_WORDS = 15  # a line this long is text unless it looks like interface
 MAX_INTERFACE = 0.12  # interface-word share above which a prose-looking line is a notice
 SHORT_INTERFACE = 0.25  # ... and above which a short line is a button or menu item
 
@@ -98,6 +99,14 @@ def is_prose(f: Features) -> bool:
     return f.sentence or (f.stopwords >= 0.3 and f.words >= RUN_ON_WORDS)
 
 
+def is_text(f: Features) -> bool:
+    """Prose, or a long line with no interface look (a paragraph ending in markup or a
+    caption): text a reader came for, which the body must never start after."""
+    if is_prose(f):
+        return True
+    return f.words >= LONG_WORDS and f.interface <= MAX_INTERFACE and f.separators <= 2
+
+
 def is_interface(f: Features, repeated: bool) -> bool:
     """Plainly page interface: a button, menu, date stamp, byline or sign-up notice."""
     if f.words == 0:
@@ -106,8 +115,8 @@ def is_interface(f: Features, repeated: bool) -> bool:
         return True
     if f.separators >= 2 and f.stopwords < 0.3:
         return True  # a menu or breadcrumb: "Home / News / Regions"
-    if f.words <= 3 and (f.interface > 0 or repeated or not f.sentence):
-        return True
+    if f.words <= 3 and (f.interface > 0 or repeated or (not f.sentence and f.stopwords == 0)):
+        return True  # "Share", "Advertisement"; a subhead ("Detention of volunteers") stays
     return f.words < 15 and f.interface >= SHORT_INTERFACE
 
 
@@ -129,7 +138,7 @@ def furniture_ranges(text: str) -> list[tuple[int, int]]:
         return []
     feats = [features(ln.text) for ln in ls]
     counts = Counter(ln.text.lower() for ln in ls if ln.text)
-    prose = [i for i, f in enumerate(feats) if is_prose(f)]
+    prose = [i for i, f in enumerate(feats) if is_text(f)]
     if not prose:
         return []
     first, last = _extend(ls, feats, prose[0], -1), _extend(ls, feats, prose[-1], 1)

@@ -4,6 +4,9 @@ GeoNames lists Cyrillic and old spellings (Харьков, Харків, Kharkov
 lookup key is a transliteration, so an inflected form only needs its case ending undone:
 "в Харькове" -> Харьков, "у Харкові" -> Харков (= Kharkov), "під Бахмутом" -> Бахмут.
 Only capitalised words are tried; a small place needs a preposition of place before it.
+A name is the town, never the district the gazetteer also files under the town's name
+("під Бахмутом" is Bakhmut, not Bakhmut Raion): ru/uk texts name a district by an
+adjective ("Бахмутський район"), which this lookup does not read.
 """
 
 from __future__ import annotations
@@ -55,7 +58,11 @@ def variants(word: str) -> list[str]:
 
 def _best(gaz: Gazetteer, names: list[str], cued: bool) -> Place | None:
     for name in names:
-        found = [p for p in gaz.candidates(name) if p.country in _HOME or p.kind == "country"]
+        found = [
+            p
+            for p in gaz.candidates(name)
+            if (p.country in _HOME or p.kind == "country") and p.kind != "admin2"
+        ]
         found = [p for p in found if cued or p.major]
         if found:
             return found[0]
