@@ -292,6 +292,7 @@ def story_doc(
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
         quotes=tuple(q["text"] for q in ex.get("quotes", [])),
         people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
+        language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
         ),

@@ -118,6 +118,7 @@ def vec_json(vec: stories._Vec) -> str:
             "name_norm": vec.name_norm,
             "actors": sorted(vec.actors),
             "protagonist": vec.protagonist,
+            "language": vec.language,
         },
         ensure_ascii=False,
     )
@@ -138,6 +139,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         d["name_norm"],
         frozenset(d["actors"]),
         d["protagonist"],
+        d.get("language"),
     )
 
 

@@ -9,7 +9,8 @@ when extraction missed them), shared quoted words and figures. Look-alikes (the 
 of event elsewhere, another unit's confession) are told apart by soft conflicts, each
 halving the score or so: both name towns but none in common (in any close spelling);
 both name people or groups but none in common; each centres on a person the other never
-names; neither uses the other's most telling event words. Publication dates, when both
+names; neither uses the other's most telling event words (only within one language:
+two languages never share them). Publication dates, when both
 are known, decay the score with distance; a missing date never vetoes.
 Candidates come from blocks (a document's rarest terms, entities and quote shingles,
 within a time window), so linking a new document touches only its blocks, never every
@@ -84,6 +85,7 @@ class StoryDoc:
     quotes: tuple[str, ...] = ()  # quoted words
     figures: tuple[int, ...] = ()  # counts of killed, wounded, detained ...
     people: tuple[str, ...] = ()  # the `entities` that are persons
+    language: str | None = None  # detected language code ("en", "uk", "ru")
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ class _Vec:
     name_norm: float = 1.0  # `norm` is that of the event terms
     actors: frozenset[str] = frozenset()  # the subset of `keys` naming people and groups
     protagonist: str = ""  # name term of the actor the text names most often
+    language: str | None = None
 
     @cached_property
     def name_words(self) -> list[str]:
@@ -235,7 +238,10 @@ def _actor_conflict(a: _Vec, b: _Vec) -> bool:
 
 
 def _what_conflict(a: _Vec, b: _Vec) -> bool:
-    """Neither report uses any of the other's most telling words for what happened."""
+    """Neither report uses any of the other's most telling words for what happened; a
+    retelling in another language never does, so that is no evidence across languages."""
+    if a.language and b.language and a.language != b.language:
+        return False
     return not any(t in b.terms for t in a.telling_words) and not any(
         t in a.terms for t in b.telling_words
     )
@@ -367,6 +373,7 @@ class StoryIndex:
             norms[1],
             frozenset("e:" + k for k in (name_key(e) for e in doc.entities) if k),
             _protagonist(doc, counts),
+            doc.language,
         )
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:

@@ -113,14 +113,16 @@ def _scan_paragraph(text: str, lo: int, hi: int, para: int) -> list[MarkedQuote]
     family = ""  # "d" or "s" while a quote is open
     open_at = -1
 
-    def emit(close: int | None, end: int) -> None:
-        start = open_at + 1
+    def emit(close: int | None, end: int, start: int | None = None, opened: int = -1) -> None:
+        """Record the quote between its marks, trimmed of spaces and a trailing comma."""
+        opened = open_at if start is None else opened
+        start = open_at + 1 if start is None else start
         while start < end and text[start].isspace():
             start += 1
         while end > start and (text[end - 1].isspace() or text[end - 1] == ","):
             end -= 1
         if end > start:
-            found.append(MarkedQuote(start, end, open_at, close, para, lo, hi))
+            found.append(MarkedQuote(start, end, opened, close, para, lo, hi))
 
     for i in range(lo, hi):
         ch = text[i]
@@ -138,7 +140,7 @@ def _scan_paragraph(text: str, lo: int, hi: int, para: int) -> list[MarkedQuote]
             if ch in DOUBLE_OPEN or (ch == '"' and _opens(text, i, lo, hi)):
                 family, open_at = "d", i
             elif not found and _closes_unopened(text, i, lo, hi):
-                found.append(MarkedQuote(lo, i - (text[i - 1] == ","), lo, i, para, lo, hi))
+                emit(i, i, start=lo, opened=lo)
         elif ch in SINGLE_OPEN:
             if not family and _opens(text, i, lo, hi):
                 family, open_at = "s", i
