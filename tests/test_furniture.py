@@ -128,4 +128,6 @@ def test_a_paragraph_ending_in_markup_and_a_subhead_are_text() -> None:
     )
     kept = _kept(text)
     assert "killing two nurses" in kept and "Evacuation of patients\n" in kept
+    headline = "Orikhiv hospital strike: toll rises to 4 as families search for missing\n"
+    assert _kept(headline + text).startswith(headline)
     assert "Share" not in kept

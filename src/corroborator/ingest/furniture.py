@@ -124,7 +124,7 @@ def is_headline(f: Features) -> bool:
     lo, hi = HEADLINE_WORDS
     return (
         lo <= f.words <= hi
-        and f.interface == 0
+        and f.interface <= (MAX_INTERFACE if f.words >= 6 else 0)  # "families search for"
         and f.dates < 0.5
         and f.separators < 2
         and not (f.label or f.byline)
