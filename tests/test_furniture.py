@@ -131,3 +131,17 @@ def test_a_paragraph_ending_in_markup_and_a_subhead_are_text() -> None:
     headline = "Orikhiv hospital strike: toll rises to 4 as families search for missing\n"
     assert _kept(headline + text).startswith(headline)
     assert "Share" not in kept
+
+
+def test_russian_and_ukrainian_lines_keep_their_quotes_and_disclaimers() -> None:
+    text = (
+        "Обстрел Харькова\n"
+        "Российские войска обстреляли жилой квартал Харькова утром 3 мая, погибли четыре "
+        "человека, сообщил губернатор области.\n"
+        "«Спасатели продолжают разбирать завалы», — сказал губернатор.\n"
+        "Це відео не вдалося незалежно перевірити.\n"
+        "Поделиться\n"
+    )
+    kept = _kept(text)
+    assert kept.startswith("Обстрел Харькова\n")  # a two-word headline
+    assert "«Спасатели" in kept and "перевірити." in kept

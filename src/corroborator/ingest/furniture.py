@@ -17,18 +17,24 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.lang.en.stop_words import STOP_WORDS as EN_STOP
+from spacy.lang.ru.stop_words import STOP_WORDS as RU_STOP
+from spacy.lang.uk.stop_words import STOP_WORDS as UK_STOP
 
 from corroborator.nlp import lexicon
 
 PROSE_WORDS = 8  # a line this long that ends like a sentence is prose
 RUN_ON_WORDS = 20  # ... or this long without an end (an excerpt cut mid-sentence)
-HEADLINE_WORDS = (4, 20)
+HEADLINE_WORDS = (2, 20)
+# Function words of every language we read: prose is told from menus by them, and a
+# Russian or Ukrainian closing sentence has no English ones.
+STOP_WORDS = EN_STOP | RU_STOP | UK_STOP
 LONG_WORDS = 15  # a line this long is text unless it looks like interface
 MAX_INTERFACE = 0.12  # interface-word share above which a prose-looking line is a notice
 SHORT_INTERFACE = 0.25  # ... and above which a short line is a button or menu item
 
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d+", re.UNICODE)
+_GUILLEMETS = re.compile(r"«[^»]*»")
 _SEPARATORS = re.compile(r"\s[|•·›»/>–—-]\s|\s{2,}\S|[|•·›»]")
 # a sentence end, allowing a signed-off source after it ("... on social media. — Euronews")
 _SENTENCE_END = re.compile(r"(?:[.!?…][\"'”’)\]]*|[\"”’])(?:\s+[—–-]+\s*(?:\S+\s?){1,4})?\s*$")
@@ -69,6 +75,7 @@ class Features:
     byline: bool
     label: bool  # "Tags:", "Read also:" and other short labels
     copyright: bool
+    quoted: bool  # holds quotation marks: someone's words, never page interface
 
 
 def features(line: str) -> Features:
@@ -85,10 +92,11 @@ def features(line: str) -> Features:
         interface=sum(w in interface for w in lower) / n,
         dates=min(1.0, n_date / n),
         sentence=bool(_SENTENCE_END.search(line)),
-        separators=len(_SEPARATORS.findall(line)),
+        separators=len(_SEPARATORS.findall(_GUILLEMETS.sub("", line))),  # «» quote, not »
         byline=bool(_BYLINE.match(line)) and len(words) <= 7,
         label=bool(_LABEL.match(line)) and len(words) <= 6,
         copyright="©" in line or "(c)" in line.lower(),
+        quoted=any(c in line for c in '«»“”„"'),
     )
 
 
@@ -168,7 +176,7 @@ def _extend(ls: list[Line], feats: list[Features], i: int, step: int) -> int:
     while 0 <= j < len(ls):
         f = feats[j]
         if ls[j].text:
-            short_sentence = f.sentence and f.words >= 4 and f.stopwords > 0
+            short_sentence = f.sentence and f.words >= 4 and (f.stopwords > 0 or f.quoted)
             if not short_sentence or f.interface > MAX_INTERFACE or is_interface(f, False):
                 break
             i = j
