@@ -31,6 +31,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test builders
 from corroborator.errors import InputError
 from corroborator.ingest.archive import Archive
 from corroborator.ingest.readers import read_path
@@ -38,6 +39,8 @@ from corroborator.ingest.runner import ingest_paths
 from corroborator.models import RawRecord, Rejection
 from corroborator.storage.db import Store, archive_root_for, open_store
 from corroborator.verify import verify
+from pdf_report import build_pdf  # noqa: E402
+from telegram_export import write_export  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from newsgen import report  # noqa: E402
@@ -308,10 +311,17 @@ def fuzzed(valid: st.SearchStrategy[bytes]) -> st.SearchStrategy[bytes]:
     )
 
 
+def telegram_exports() -> st.SearchStrategy[bytes]:
+    """result.json of the Telegram export the tests build (its media files stay behind)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        write_export(Path(tmp))
+        return st.sampled_from([p.read_bytes() for p in sorted(Path(tmp).rglob("result.json"))])
+
+
 @dataclass(frozen=True)
 class Reader:
     name: str
-    suffix: str  # the file name ending that routes an input to this reader
+    suffix: str  # the file name ending that routes an input to this reader (or a whole name)
     valid: st.SearchStrategy[bytes]
 
 
@@ -322,6 +332,8 @@ READERS: list[Reader] = [
     Reader("jsonl", ".jsonl", jsonl_docs()),
     Reader("warc", ".warc", warc_bytes(False)),
     Reader("warc.gz", ".warc.gz", warc_bytes(True)),
+    Reader("telegram", "result.json", telegram_exports()),
+    Reader("pdf", ".pdf", st.just(build_pdf())),
 ]
 
 
@@ -490,7 +502,7 @@ def fuzz_reader(
 ) -> Tally:
     """`base` inputs from hypothesis, the rest seeded mutations of them."""
     t = Tally(reader.name)
-    path = folder / f"input{reader.suffix}"
+    path = folder / (reader.suffix if reader.suffix[0] != "." else f"input{reader.suffix}")
     start = time.perf_counter()
     pool = hypothesis_pool(fuzzed(reader.valid), min(base, examples), rnd)
     rng = random.Random(rnd)
