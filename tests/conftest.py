@@ -115,3 +115,20 @@ def gold_strings(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
         elif record["kind"] == "quote":
             pairs.append((record["source_file"], record["text"]))
     return pairs
+
+
+def stage_quotes(nlp: Any, text: str) -> list[Any]:
+    """The quotes stage alone on `text`, every span checked against the words it names."""
+    from corroborator.nlp.pipeline import DocContext
+    from corroborator.nlp.quotes import QuotesStage
+
+    ctx = DocContext(doc=nlp(text))
+    QuotesStage()(ctx)
+    for q in ctx.extraction.quotes:
+        assert text[q.start : q.end] == q.text
+        if q.speaker_start is not None:
+            assert text[q.speaker_start : q.speaker_end] == q.speaker
+        for span in (q.speaker_mention, q.speaker_name_span):
+            if span is not None:
+                assert text[span.start : span.end] == span.text
+    return list(ctx.extraction.quotes)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from spacy.language import Language
 
+from conftest import stage_quotes
 from corroborator.eval_quotes import score_quote_fields
 from corroborator.evaluation import _score_quotes
 from corroborator.models import Quote
-from corroborator.nlp.pipeline import DocContext, extract_many, load_nlp
-from corroborator.nlp.quotes import QuotesStage
+from corroborator.nlp.pipeline import extract_many, load_nlp
 
 QUOTES = Path(__file__).parent / "fixtures" / "quotes"
 
@@ -26,14 +26,7 @@ def nlp() -> Language:
 
 
 def quotes(nlp: Language, text: str) -> list[Quote]:
-    ctx = DocContext(doc=nlp(text))
-    QuotesStage()(ctx)
-    for q in ctx.extraction.quotes:
-        assert text[q.start : q.end] == q.text
-        for span in (q.speaker_mention, q.speaker_name_span):
-            if span is not None:
-                assert text[span.start : span.end] == span.text
-    return ctx.extraction.quotes
+    return stage_quotes(nlp, text)
 
 
 def speakers(nlp: Language, text: str) -> list[tuple[str, str | None]]:

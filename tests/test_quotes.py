@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spacy.language import Language
 
-from conftest import shared_path
+from conftest import shared_path, stage_quotes
 from corroborator.models import Quote
-from corroborator.nlp.pipeline import DocContext, load_nlp
-from corroborator.nlp.quotes import QuotesStage
+from corroborator.nlp.pipeline import load_nlp
 from corroborator.nlp.quotes.marks import scan_quotes
 
 
@@ -23,13 +22,7 @@ def nlp() -> Language:
 
 
 def quotes(nlp: Language, text: str) -> list[Quote]:
-    ctx = DocContext(doc=nlp(text))
-    QuotesStage()(ctx)
-    for q in ctx.extraction.quotes:
-        assert text[q.start : q.end] == q.text
-        if q.speaker_start is not None:
-            assert text[q.speaker_start : q.speaker_end] == q.speaker
-    return ctx.extraction.quotes
+    return stage_quotes(nlp, text)
 
 
 def marked(text: str) -> list[str]:
