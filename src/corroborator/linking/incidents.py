@@ -24,6 +24,7 @@ from rapidfuzz import fuzz
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
+from corroborator.geo import distance_km
 from corroborator.isodates import first_day as _iso
 from corroborator.models import DateRange, DocIncident, Location, Range
 from corroborator.nlp import lexicon
@@ -211,14 +212,9 @@ def _reported_after(item: IncidentItem, other: IncidentItem) -> bool:
 
 
 def _km(a: Location, b: Location) -> float | None:
-    if None in (a.lat, a.lon, b.lat, b.lon):
+    if a.lat is None or a.lon is None or b.lat is None or b.lon is None:
         return None
-    la1, lo1, la2, lo2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))  # type: ignore[arg-type]
-    h = (
-        math.sin((la2 - la1) / 2) ** 2
-        + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
-    )
-    return 6371.0 * 2 * math.asin(math.sqrt(h))
+    return distance_km(a.lat, a.lon, b.lat, b.lon)
 
 
 def _known(loc: Location) -> bool:
