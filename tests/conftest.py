@@ -132,3 +132,27 @@ def stage_quotes(nlp: Any, text: str) -> list[Any]:
             if span is not None:
                 assert text[span.start : span.end] == span.text
     return list(ctx.extraction.quotes)
+
+
+def ingest_and_score(folder: Path, docs: Path, gold: Path) -> dict[str, Any]:
+    """Ingest `docs` into a fresh database in `folder` with the real command, as a user
+    would; return the ingest and verify results, the `eval --json` report and every export."""
+    import json
+
+    db = folder / "set.db"
+    env = {"CORROBORATOR_DB": str(db), "CORROBORATOR_ARCHIVE": str(db.with_suffix(".archive"))}
+    ingest = run_cli("ingest", "--quiet", str(docs), env=env)
+    assert ingest.returncode == 0, ingest.stderr
+    scored = run_cli("eval", str(gold), "--json", env=env)
+    assert scored.returncode == 0, scored.stderr
+    print(run_cli("eval", str(gold), env=env).stdout)
+    out: dict[str, Any] = {
+        "ingest": ingest,
+        "verify": run_cli("verify", env=env),
+        "report": json.loads(scored.stdout),
+    }
+    for what in ("documents", "incidents", "quotes", "entities"):
+        exported = run_cli("export", "--what", what, "--format", "jsonl", env=env)
+        assert exported.returncode == 0, exported.stderr
+        out[what] = [json.loads(line) for line in exported.stdout.splitlines() if line]
+    return out

@@ -11,13 +11,12 @@ measured when the set was written, so regressions show; known gaps are strict xf
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import gold_set_texts, gold_strings, run_cli
+from conftest import gold_set_texts, gold_strings, ingest_and_score
 from corroborator.evaluation import load_gold
 
 BLIND = Path(__file__).parent / "fixtures" / "blind"
@@ -50,19 +49,7 @@ def _source_texts() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Ingest the blind folder once into a fresh database; score and export it."""
-    db = tmp_path_factory.mktemp("blind") / "blind.db"
-    env = {"CORROBORATOR_DB": str(db), "CORROBORATOR_ARCHIVE": str(db.with_suffix(".archive"))}
-    ingest = run_cli("ingest", "--quiet", str(DOCS), env=env)
-    assert ingest.returncode == 0, ingest.stderr
-    scored = run_cli("eval", str(GOLD), "--json", env=env)
-    assert scored.returncode == 0, scored.stderr
-    print(run_cli("eval", str(GOLD), env=env).stdout)
-    exports: dict[str, Any] = {"report": json.loads(scored.stdout)}
-    for what in ("documents", "incidents", "quotes"):
-        out = run_cli("export", "--what", what, "--format", "jsonl", env=env)
-        assert out.returncode == 0, out.stderr
-        exports[what] = [json.loads(line) for line in out.stdout.splitlines() if line]
-    return exports
+    return ingest_and_score(tmp_path_factory.mktemp("blind"), DOCS, GOLD)
 
 
 def test_gold_strings_occur_verbatim_in_sources() -> None:

@@ -9,12 +9,17 @@ so regressions show.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, gold_strings, run_cli, working_texts
+from conftest import (
+    EXAMPLE_DOCS,
+    EXAMPLE_GOLD,
+    gold_strings,
+    ingest_and_score,
+    working_texts,
+)
 from corroborator.evaluation import load_gold
 
 # Measured when the corpus was written (before any tuning on it): incidents P .600 R .667
@@ -52,23 +57,7 @@ def _gold() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Ingest examples/docs once into a fresh database; verify, score and export it."""
-    db = tmp_path_factory.mktemp("examples") / "examples.db"
-    env = {"CORROBORATOR_DB": str(db), "CORROBORATOR_ARCHIVE": str(db.with_suffix(".archive"))}
-    ingest = run_cli("ingest", "--quiet", str(EXAMPLE_DOCS), env=env)
-    assert ingest.returncode == 0, ingest.stderr
-    scored = run_cli("eval", str(EXAMPLE_GOLD), "--json", env=env)
-    assert scored.returncode == 0, scored.stderr
-    print(run_cli("eval", str(EXAMPLE_GOLD), env=env).stdout)
-    out: dict[str, Any] = {
-        "ingest": ingest,
-        "verify": run_cli("verify", env=env),
-        "report": json.loads(scored.stdout),
-    }
-    for what in ("documents", "incidents", "quotes", "entities"):
-        exported = run_cli("export", "--what", what, "--format", "jsonl", env=env)
-        assert exported.returncode == 0, exported.stderr
-        out[what] = [json.loads(line) for line in exported.stdout.splitlines() if line]
-    return out
+    return ingest_and_score(tmp_path_factory.mktemp("examples"), EXAMPLE_DOCS, EXAMPLE_GOLD)
 
 
 def test_gold_strings_occur_verbatim_in_working_texts() -> None:
