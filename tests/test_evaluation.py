@@ -246,6 +246,25 @@ def test_wrong_fields_lower_field_accuracy_not_f1(
     assert report.fields["date"].value == 1.0  # that gold date is month precision
 
 
+@pytest.mark.parametrize("first", ["mixed", "pure"])
+def test_fields_are_read_from_the_purest_matching_incident_in_any_order(
+    gold: list[dict[str, Any]], perfect: System, first: str
+) -> None:
+    """A gold incident found by two system incidents is scored on the one that holds
+    fewer mentions of other things, whatever order the export lists them in."""
+    system = copy.deepcopy(perfect)
+    by_id = {i["incident_id"]: i for i in system["incidents"]}
+    massacre, other = by_id["mamove-massacre"], by_id["el-obeid-school-shelling"]
+    mixed = copy.deepcopy(massacre)
+    mixed["incident_id"] = "mixed"
+    mixed["mentions"] = massacre["mentions"] + other["mentions"]
+    mixed["location"] = other["location"]
+    ordered = [mixed, massacre] if first == "mixed" else [massacre, mixed]
+    system["incidents"] = [i for i in system["incidents"] if i is not massacre] + ordered
+    report = _run(gold, system)
+    assert report.fields["location"].value == 1.0
+
+
 def test_mention_containment_ignores_quote_style_case_and_spacing() -> None:
     gold = [
         {

@@ -437,10 +437,24 @@ def _score_incidents(
                 correct.add((i, source_file))
                 hits[i] = hits.get(i, 0) + 1
         if hits:
-            top = max(hits, key=lambda i: (hits[i], -i))
+            # The field scores compare the system incident that is most purely this one:
+            # most files found, then fewest mentions of other things, then a fixed order.
+            top = max(
+                hits,
+                key=lambda i: (hits[i], -_other_mentions(system[i], g), -i),
+            )
             best.append((g, system[top]))
     score.correct = len(correct)
     return score, best
+
+
+def _other_mentions(system: _SysIncident, gold: _GoldIncident) -> int:
+    """How many of the system incident's mentions hold none of the gold mentions' words."""
+    return sum(
+        not any(g in m for g in gold.mentions.get(source_file, []))
+        for source_file, ms in system.mentions.items()
+        for m in ms
+    )
 
 
 def _score_links(gold: Sequence[_GoldIncident], system: Sequence[_SysIncident]) -> Score:
