@@ -34,6 +34,24 @@ def test_disclaimer_about_another_claim_stays_with_that_claim() -> None:
             assert any("unverified" in h.text for h in inc.hedges)
 
 
+FIGURES = (
+    "Artillery fire killed 14 civilians in the village of Maren on 2 June, the regional "
+    "governor said.\n\n"
+    "A detained conscript said in a filmed interview that his commander had ordered the "
+    "unit to shoot anyone who tried to retreat.\n\n"
+    "It was not possible to independently verify the figures."
+)
+
+
+def test_disclaimer_about_figures_qualifies_only_the_claim_with_a_toll() -> None:
+    ex = extract(FIGURES, "2024-06-04")
+    shelling = next(i for i in ex.incidents if i.killed.low == 14)
+    assert any("verify the figures" in h.text for h in shelling.hedges)
+    order = [i for i in ex.incidents if "retreat" in i.mentions[0].text]
+    assert order, [i.type for i in ex.incidents]
+    assert not any("figures" in h.text for i in order for h in i.hedges)
+
+
 def test_every_field_of_a_document_incident_has_its_words() -> None:
     text = (
         "KHARTOUM - Paramilitary fighters killed at least 23 villagers, among them six "

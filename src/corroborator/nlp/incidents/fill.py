@@ -30,7 +30,12 @@ def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
     return [s for s in spans if start <= s.start and s.end <= end]
 
 
-def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan]) -> DocIncident:
+def fill(
+    g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[tuple[TextSpan, bool]]
+) -> DocIncident:
+    """The incident's fields; `doc_hedges` are the report's disclaimers that can qualify
+    it, each flagged when it is about figures (then it qualifies only an incident told
+    with a figure)."""
     ex = ctx.extraction
     doc = ctx.doc
     ms = sorted(g.mentions, key=lambda m: m.unit)
@@ -94,7 +99,8 @@ def fill(g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[TextSpan
     own = [
         TextSpan(h.start, h.end, h.text) for s in spans for h in _within(s.start, s.end, ex.hedges)
     ]
-    inc.hedges = own + [h for h in doc_hedges if h not in own]
+    toll = any(_within(s.start, s.end, ex.counts) for s in spans)
+    inc.hedges = own + [h for h, figures in doc_hedges if h not in own and (toll or not figures)]
     if inc.hedges:
         src["hedges"] = tagged(inc.hedges)
     inc.status = "confessed" if confessed else "alleged"

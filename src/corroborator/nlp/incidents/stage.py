@@ -11,6 +11,8 @@ merged, and fields are filled from the earlier stages' records in the same sente
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc, Span
 
 from corroborator.models import Span as TextSpan
@@ -30,16 +32,20 @@ from corroborator.nlp.stages.hedges import sentence_units
 # An attack's toll is told in kill words ("the casualty figures"), so the two families
 # share disclaimers about one another.
 _KIN = {"kill": {"kill", "attack"}, "attack": {"attack", "kill"}}
+# What a disclaimer about numbers calls them ("could not verify the figures").
+_FIGURES = re.compile(r"\b(?:figures?|numbers?|tolls?|tall(?:y|ies)|statistics|counts?)\b", re.I)
 
 
 def report_hedges(
     ctx: DocContext, units: list[Span], claimed: set[int]
-) -> list[tuple[TextSpan, set[str]]]:
-    """Verification disclaimers, each with the act families it can qualify. A sentence that
-    names no act ("Euronews could not verify these claims") qualifies the whole report. One
-    that reports an incident of its own ("an unverified video of a beheading surfaced")
-    qualifies that incident only, which holds it already. One that names an act outside any
-    incident ("unable to verify the number of deaths") qualifies acts of that family."""
+) -> list[tuple[TextSpan, set[str], bool]]:
+    """Verification disclaimers, each with the act families it can qualify and whether it
+    is about figures. A sentence that names no act ("Euronews could not verify these
+    claims") qualifies the whole report. One that reports an incident of its own ("an
+    unverified video of a beheading surfaced") qualifies that incident only, which holds it
+    already. One that names an act outside any incident ("unable to verify the number of
+    deaths") qualifies acts of that family. One about figures ("it was not possible to
+    verify the figures") qualifies only incidents that give a toll."""
     out = []
     for h in ctx.extraction.hedges:
         if not any(w in h.text.lower() for w in ("verif", "confirm", "corroborat")):
@@ -50,7 +56,8 @@ def report_hedges(
         families = {f for t in units[k] for f in act_families(t)}
         if families and k in claimed:
             continue
-        out.append((TextSpan(h.start, h.end, h.text), families))
+        figures = bool(_FIGURES.search(h.text))
+        out.append((TextSpan(h.start, h.end, h.text), families, figures))
     return out
 
 
@@ -88,7 +95,7 @@ class IncidentsStage:
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
         for g in groups:
-            inc = fill(g, units, ctx, [h for h, fs in doc_hedges if _qualifies(fs, g.type)])
+            inc = fill(g, units, ctx, [(h, n) for h, fs, n in doc_hedges if _qualifies(fs, g.type)])
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
                 inc.status = "disputed"  # reported, and denied by the accused
