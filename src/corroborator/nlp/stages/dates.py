@@ -10,7 +10,8 @@ A year is never invented. A yearless date takes its year, in this order, from:
    year is after the publication year;
 2. the publication date (the most recent such day on or before it: news reports the past);
 3. the latest year stated anywhere in the text (news narrates recent events; earlier years
-   are usually background such as "since 2014").
+   are usually background), never a year that starts a period ("since 2014") or one
+   before it.
 With none of these the record keeps its words but has null dates and precision "unknown".
 Relative expressions need the publication date; without it they are "unknown" too.
 A bare weekday naming the publication's own weekday is that day (wire convention: "on
@@ -283,7 +284,17 @@ def _anchor_year(
     if published is not None:
         after = _order(m.first) > (published.month, published.day)
         return published.year - after
-    years = [y for x in stated for y in (x.first.year, x.last.year) if y is not None]
+    # "shelled repeatedly since 2022" starts a period that runs to now: not the event's
+    # year, and no earlier year can be it either.
+    since = [x.first.year or 0 for x in stated if _lower(doc, x.start - 1) == "since"]
+    floor = max(since, default=0)
+    years = [
+        y
+        for x in stated
+        if _lower(doc, x.start - 1) != "since"
+        for y in (x.first.year, x.last.year)
+        if y is not None and y >= floor
+    ]
     return max(years) if years else None
 
 
