@@ -186,6 +186,23 @@ def test_weak_match_becomes_a_suggestion_not_a_merge() -> None:
     assert [(s.a, s.b) for s in suggestions] == [("p#0", "q#0")]
 
 
+def test_a_retelling_in_another_language_merges_when_its_document_shares_the_story() -> None:
+    """A Ukrainian retelling shares no words with the English report, and a month, a town
+    and an army do not anchor a merge; the two documents telling one story do."""
+    t1 = "Russian troops tortured detained men in a basement in Kherson in February 2023."
+    t2 = "Російські військові катували затриманих чоловіків у підвалі в Херсоні у лютому 2023."
+    common = {"type": "torture_mistreatment", "perpetrators": ["Russian forces"]}
+    a = DocIncident(mentions=[mention(t1, t1)], location=KHERSON, date=FEB_2023, **common)
+    b = DocIncident(mentions=[mention(t2, t2)], location=KHERSON, date=FEB_2023, **common)
+    apart, _ = link([item("en", 0, a, story="s1"), item("uk", 0, b, story="s2")])
+    assert len(apart) == 2
+    together, _ = link([item("en", 0, a, story="s1"), item("uk", 0, b, story="s1")])
+    assert len(together) == 1
+    assert (
+        "same story" in compare(item("en", 0, a, story="s1"), item("uk", 0, b, story="s1")).reasons
+    )
+
+
 def _gold_items(gold_path: Path, texts: dict[str, str]) -> list[tuple[str, IncidentItem]]:
     """Gold incidents of a gold file, one report per document, mentions as exact spans."""
     out: list[tuple[str, IncidentItem]] = []

@@ -17,20 +17,30 @@ from corroborator.storage.db import Store, open_store
 from corroborator.web.app import create_app
 from corroborator.web.suggestions import pending
 
-# Two reports of one shelling, worded so the linker scores them below its merge bar (the
-# second gives no date, so nothing anchors the two in time).
+# Two reports of one shelling, worded so the linker scores them below its merge bar: the
+# second, a follow-up seven weeks later, gives no date, so nothing anchors the two in time,
+# and it is published too long after the first to share its story.
 SHELLING = {
-    "a.txt": (
-        "Artillery shells struck a residential block in Kupiansk on 14 May 2023, killing four"
-        " civilians and wounding nine, the regional governor said. Rescuers pulled two residents"
-        " from the rubble of the five-storey building."
+    "a.jsonl": json.dumps(
+        {
+            "id": "a.txt",
+            "published": "2023-05-14",
+            "text": "Artillery shells struck a residential block in Kupiansk on 14 May 2023,"
+            " killing four civilians and wounding nine, the regional governor said. Rescuers"
+            " pulled two residents from the rubble of the five-storey building.",
+        }
     ),
-    "b.txt": (
-        "Four people died when rockets hit apartment houses in the town of Kupiansk on Sunday,"
-        " according to local volunteers. Neighbours described smoke over the market"
-        " and broken windows across the district."
+    "b.jsonl": json.dumps(
+        {
+            "id": "b.txt",
+            "published": "2023-07-03",
+            "text": "Four people died when rockets hit apartment houses in the town of"
+            " Kupiansk, according to local volunteers. Neighbours described smoke over the"
+            " market and broken windows across the district.",
+        }
     ),
 }
+SHELLING_FILES = {"a.txt", "b.txt"}
 # Two reports of one hospital strike sharing too few words to make one story on their own.
 HOSPITAL = {
     "c.txt": (
@@ -82,7 +92,7 @@ def files(s: dict[str, Any]) -> set[str]:
 
 
 def incident_pair(store: Store) -> dict[str, Any]:
-    found = [s for s in pending(store, "incident") if files(s) == set(SHELLING)]
+    found = [s for s in pending(store, "incident") if files(s) == SHELLING_FILES]
     assert len(found) == 1, [(s["reason"], files(s)) for s in pending(store)]
     return found[0]
 
@@ -114,9 +124,11 @@ def test_full_ingest_suggests_the_near_misses(tmp_path: Path) -> None:
 
 def test_incremental_ingest_suggests_them_too(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    first = {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"], **OTHER}
+    first = {"a.jsonl": SHELLING["a.jsonl"], "c.txt": HOSPITAL["c.txt"], **OTHER}
     ingest(db, tmp_path / "first", first)
-    out = ingest(db, tmp_path / "later", {"b.txt": SHELLING["b.txt"], "d.txt": HOSPITAL["d.txt"]})
+    out = ingest(
+        db, tmp_path / "later", {"b.jsonl": SHELLING["b.jsonl"], "d.txt": HOSPITAL["d.txt"]}
+    )
     assert "(incremental)" in out
     store = open_store(str(db))
     incident_pair(store)
@@ -135,9 +147,11 @@ def test_incremental_ingest_suggests_them_too(tmp_path: Path) -> None:
 def test_incremental_ingest_suggests_the_story_near_miss(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     ingest(
-        db, tmp_path / "first", {"a.txt": SHELLING["a.txt"], "c.txt": HOSPITAL["c.txt"], **OTHER}
+        db,
+        tmp_path / "first",
+        {"a.jsonl": SHELLING["a.jsonl"], "c.txt": HOSPITAL["c.txt"], **OTHER},
     )
-    ingest(db, tmp_path / "later", {"b.txt": SHELLING["b.txt"], "d.txt": HOSPITAL["d.txt"]})
+    ingest(db, tmp_path / "later", {"b.jsonl": SHELLING["b.jsonl"], "d.txt": HOSPITAL["d.txt"]})
     story_pair(open_store(str(db)))
 
 
@@ -151,7 +165,7 @@ def test_accepting_merges_and_the_merge_survives_extract_all(tmp_path: Path) -> 
         assert s["b"] not in incident_ids(store) and len(incident_ids(store)) == n - 1
         rows = store.rows("SELECT record FROM incidents WHERE incident_id = ?", (s["a"],))
         merged = json.loads(rows[0]["record"])
-        assert {m["source_file"] for m in merged["mentions"]} >= set(SHELLING)
+        assert {m["source_file"] for m in merged["mentions"]} >= SHELLING_FILES
         assert not [x for x in pending(store, "incident") if s["a"] in (x["a"], x["b"])]
         relink_all(db)
 
@@ -168,7 +182,7 @@ def test_rejecting_hides_it_over_relinks_and_undo_restores_it(tmp_path: Path) ->
     )
     assert store.ledger()[-1].subject == done["review_id"]
     for _ in range(2):
-        assert not [x for x in pending(store, "incident") if files(x) == set(SHELLING)]
+        assert not [x for x in pending(store, "incident") if files(x) == SHELLING_FILES]
         assert len(incident_ids(store)) == n  # nothing merged or removed
         relink_all(db)
     review.submit(store, "undo", done["review_id"], {}, "ben", "same strike after all")
@@ -206,9 +220,17 @@ def test_story_keep_apart_hides_only_that_pair(tmp_path: Path) -> None:
 XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=1">'
 
 
+def _inject(name: str, text: str) -> str:
+    """The text with hostile markup in it (inside the JSON record's text for JSONL)."""
+    if name.endswith(".jsonl"):
+        record = json.loads(text)
+        return json.dumps(dict(record, text=_inject("", record["text"])))
+    return text.replace("2023, ", f"2023, {XSS} ", 1)
+
+
 def test_page_escapes_hostile_text_and_forms_need_csrf(tmp_path: Path) -> None:
     texts = {**SHELLING, **HOSPITAL}
-    db = build(tmp_path, {n: t.replace("2023, ", f"2023, {XSS} ", 1) for n, t in texts.items()})
+    db = build(tmp_path, {n: _inject(n, t) for n, t in texts.items()})
     client = TestClient(create_app(str(db), db.with_suffix(".archive")), follow_redirects=False)
     page = client.get("/suggestions").text
     assert "<script>window" not in page and "onerror=" not in page.replace("onerror=&#34;", "")

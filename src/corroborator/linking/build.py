@@ -81,7 +81,7 @@ def _relink_all(store: Store) -> Links:
     alias_index = index_aliases(links.entities)
     story_index = stories.StoryIndex()
     links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index, story_index)
-    items = incident_items(docs, extractions, links.duplicate_of)
+    items = incident_items(docs, extractions, links.duplicate_of, links.story_of)
     groups, suggestions = incident_links.link([it for it, _ in items])
     links.incidents = incident_records([it for it, _ in items], groups, alias_index)
     links.suggestions = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]
@@ -300,7 +300,10 @@ def story_doc(
 
 
 def incident_items(
-    docs: list[dict[str, Any]], extractions: dict[str, Any], dups: dict[str, tuple[str, float]]
+    docs: list[dict[str, Any]],
+    extractions: dict[str, Any],
+    dups: dict[str, tuple[str, float]],
+    story_of: dict[str, str],
 ) -> list[tuple[incident_links.IncidentItem, dict[str, Any]]]:
     """Each document incident as a linkable item, beside its stored (JSON) form."""
     items: list[tuple[incident_links.IncidentItem, dict[str, Any]]] = []
@@ -324,6 +327,7 @@ def incident_items(
                 seq=d["ledger_seq"],
                 media=tuple(d.get("media_origins", ())),
                 source_outlet=d.get("source_outlet"),
+                story=story_of.get(doc_id),
             )
             items.append((item, inc))
     return items
@@ -352,18 +356,6 @@ def incident_record(
             p["entity_id"] = ent["entity_id"]
             p["name"] = ent["name"]
     return rec
-
-
-def build_incidents(
-    docs: list[dict[str, Any]],
-    extractions: dict[str, Any],
-    dups: dict[str, tuple[str, float]],
-    alias_index: dict[str, dict[str, Any]],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    items = [it for it, _ in incident_items(docs, extractions, dups)]
-    groups, suggestions = incident_links.link(items)
-    sugg = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]
-    return incident_records(items, groups, alias_index), sugg
 
 
 def _incident_origins(inc: dict[str, Any], lead_origin: tuple[str, ...]) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ MERGE_THRESHOLD = 0.5
 SUGGEST_THRESHOLD = 0.3
 ANCHOR_TEXT = 0.15  # below this mention overlap, coarse fields alone never merge
 NEAR_KM = 25.0  # two named settlements this close may be one event's place
+SAME_STORY = 0.2  # both documents' main event is one story (linking/stories.py)
 
 
 def _lexicon(name: str) -> frozenset[str]:
@@ -90,6 +91,7 @@ class IncidentItem:
     seq: int | None = None
     media: tuple[str, ...] = ()  # pictures and videos it carries (`ingest.media` origins)
     source_outlet: str | None = None  # the channel a forward repeats
+    story: str | None = None  # the document's `story_id`
 
     @property
     def key(self) -> str:
@@ -324,10 +326,12 @@ def compare(x: IncidentItem, y: IncidentItem) -> PairScore:
     Weights: same settlement .25 (near or contained .12, same country .03); same day or
     week .25, month .12, year .04; a named person on both sides .25, a shared group .08;
     shared victim groups up to .05; specific matching figures .2 (small counts .06);
-    content-word overlap of the mention sentences x .6. A pair may merge only when
-    anchored by specific evidence (mention overlap >= ANCHOR_TEXT, the same day or week, a
-    named person, or matching specific figures of 10 or more): one city, one month and one
-    army are not enough to call two shellings the same.
+    reports of one story .2; content-word overlap of the mention sentences x .6. A pair may
+    merge only when anchored by specific evidence (mention overlap >= ANCHOR_TEXT, the same
+    day or week, a named person, matching specific figures of 10 or more, or the same
+    story): one city, one month and one army are not enough to call two shellings the
+    same. The story is what anchors a retelling in another language, whose sentences share
+    no words with the original.
     """
     a, b = x.incident, y.incident
     if x.document_id == y.document_id or a.type != b.type:
@@ -368,6 +372,9 @@ def compare(x: IncidentItem, y: IncidentItem) -> PairScore:
             score += 0.2 if big else 0.06
             if big:
                 reasons.append("same figures")
+    if x.story and x.story == y.story:
+        score += SAME_STORY
+        reasons.append("same story")
     sim = text_similarity(a, b)
     score += 0.6 * sim
     anchored = sim >= ANCHOR_TEXT or bool(reasons)

@@ -40,7 +40,7 @@ def link_new(store: Store, new_ids: list[str]) -> Links:
             links.entities += entities
             sdoc = build.story_doc(d, ex, links.duplicate_of, aliases)
             links.story_of[doc_id] = _story(store, sdoc, n_docs)
-            links.incidents += _incidents(store, d, ex, links.duplicate_of, aliases)
+            links.incidents += _incidents(store, d, ex, links, aliases)
             quotes = build.build_quotes([d], {doc_id: ex}, aliases)
             links.quotes += quotes
             store.execute("DELETE FROM quotes WHERE document_id = ?", (doc_id,))
@@ -402,11 +402,11 @@ def _incidents(
     store: Store,
     d: dict[str, Any],
     ex: dict[str, Any],
-    dups: dict[str, tuple[str, float]],
+    links: Links,
     aliases: StoredAliases,
 ) -> list[dict[str, Any]]:
     """Re-link the clusters some new incident could join; rewrite only those that changed."""
-    new = build.incident_items([d], {d["document_id"]: ex}, dups)
+    new = build.incident_items([d], {d["document_id"]: ex}, links.duplicate_of, links.story_of)
     if not new:
         return []
     touched: set[str] = set()

@@ -157,6 +157,7 @@ def item_json(item: incident_links.IncidentItem, raw: dict[str, Any]) -> str:
             "seq": item.seq,
             "media": list(item.media),
             "source_outlet": item.source_outlet,
+            "story": item.story,
         },
         ensure_ascii=False,
     )
