@@ -145,3 +145,35 @@ def test_russian_and_ukrainian_lines_keep_their_quotes_and_disclaimers() -> None
     kept = _kept(text)
     assert kept.startswith("Обстрел Харькова\n")  # a two-word headline
     assert "«Спасатели" in kept and "перевірити." in kept
+
+
+EXCERPT = """Home | World | Africa
+Support independent journalism
+Updated 09:40 GMT, 12 April
+Drone strike hits aid convoy near Tawila
+A drone struck a convoy of four aid lorries near Tawila on Friday, killing three drivers and
+wounding two guards, the relief agency that hired them said on Saturday.
+"They were carrying flour and nothing else," the agency's country director said.
+The agency said the convoy had been cleared by both sides the day before and that its
+route had been shared with the commanders of the units holding the road, but the
+"""
+
+
+def test_a_hard_wrapped_excerpt_cut_mid_sentence_is_kept_whole() -> None:
+    """Wrapped lines that end mid-sentence, and the excerpt's last sentence cut short, are
+    the article: only the menu, notice and time stamp above it go."""
+    cleaned, ranges = _clean(EXCERPT)
+    assert cleaned.startswith("Drone strike hits aid convoy near Tawila")
+    for words in ("killing three drivers and", "wounding two guards", "route had been shared"):
+        assert words in cleaned
+    assert cleaned.rstrip().endswith("holding the road, but the")
+    dropped = " ".join(EXCERPT[a:b] for a, b in ranges)
+    assert "Support independent" in dropped and "09:40" in dropped and "Home |" in dropped
+
+
+def test_a_cut_line_after_the_body_is_kept_but_trailing_notices_go() -> None:
+    body = EXCERPT.split("The agency said")[0]
+    kept = _clean(body + "\nThe agency said two of its staff were\n")[0]
+    assert kept.rstrip().endswith("two of its staff were")
+    gone = _clean(body + "\nSubscribe to our newsletter\nShare this article with friends\n")[0]
+    assert "Subscribe" not in gone and "Share this" not in gone

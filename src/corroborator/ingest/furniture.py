@@ -50,12 +50,27 @@ class Line:
     text: str
 
 
+CONTINUED_WORDS = 5  # a line this long, ending mid-sentence, runs on into the next
+
+
 def lines(text: str) -> list[Line]:
-    out, pos = [], 0
+    """The text's lines, a hard-wrapped paragraph as one: a line that ends mid-sentence
+    and is followed by one starting in lower case continues it, and is judged with it."""
+    out: list[Line] = []
+    pos = 0
     for raw in text.splitlines(keepends=True):
-        out.append(Line(pos, pos + len(raw), raw.strip()))
+        line = Line(pos, pos + len(raw), raw.strip())
         pos += len(raw)
+        prev = out[-1] if out else None
+        if prev and line.text[:1].islower() and _runs_on(prev.text):
+            out[-1] = Line(prev.start, line.end, prev.text + " " + line.text)
+        else:
+            out.append(line)
     return out
+
+
+def _runs_on(text: str) -> bool:
+    return len(_WORD.findall(text)) >= CONTINUED_WORDS and not _SENTENCE_END.search(text)
 
 
 def _date_words() -> frozenset[str]:
@@ -115,6 +130,19 @@ def is_text(f: Features) -> bool:
     return f.words >= LONG_WORDS and f.interface <= MAX_INTERFACE and f.separators <= 2
 
 
+def is_cut(f: Features) -> bool:
+    """Reads as the start of a sentence cut short ("The governor said two of the"): the
+    last line of an excerpt, which must not be taken for furniture after the body."""
+    return (
+        f.words >= CONTINUED_WORDS
+        and not f.sentence
+        and f.stopwords >= 0.3
+        and f.interface <= MAX_INTERFACE
+        and f.separators <= 1
+        and not (f.label or f.byline or f.copyright)
+    )
+
+
 def is_interface(f: Features, repeated: bool) -> bool:
     """Plainly page interface: a button, menu, date stamp, byline or sign-up notice."""
     if f.words == 0:
@@ -150,6 +178,9 @@ def furniture_ranges(text: str) -> list[tuple[int, int]]:
     if not prose:
         return []
     first, last = _extend(ls, feats, prose[0], -1), _extend(ls, feats, prose[-1], 1)
+    cut = max((i for i, ln in enumerate(ls) if ln.text), default=last)
+    if cut > last and all(not ln.text for ln in ls[last + 1 : cut]) and is_cut(feats[cut]):
+        last = cut  # an excerpt's last sentence, cut short
     drop: set[int] = set()
     for i in range(first):  # before the body: keep the headline(s) only
         if ls[i].text and not is_headline(feats[i]):
