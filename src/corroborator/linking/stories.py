@@ -6,9 +6,9 @@ what survives rewording with the words: TF-IDF cosine of the text (lead weighted
 proper nouns reduced to transliteration-neutral keys so Ossechkin and Osechkin agree),
 shared rare named people, groups and places (IDF-weighted; or the names in the text,
 when extraction missed them), shared quoted words and figures. Look-alikes (the same kind
-of event elsewhere, another unit's confession) are told apart by soft conflicts, of which
-only the strongest counts (several weak ones together are what independent retellings
-look like): the town each report is about (named first or most) is named nowhere in the
+of event elsewhere, another unit's confession) are told apart by soft conflicts that
+multiply the score but together never cut it below a floor (several weak ones at once
+are what independent retellings look like): the town each report is about (named first or most) is named nowhere in the
 other, in any close spelling; the people or groups each names twice are absent from the
 other; each centres on a person the other never names; neither uses the other's most
 telling event words (only within one language). Names spelled two ways (Lepetykha in
@@ -73,6 +73,7 @@ IDF_FLOOR = 0.5
 # treats every word as seen in a corpus this large (two reports of one event, on their
 # own, would otherwise have every shared word counted as common).
 IDF_MIN_DOCS = 50
+PENALTY_FLOOR = 0.5  # all fired conflicts together never cut a score below this share
 NAME_SPELLING = 0.85  # Jaro-Winkler of two keys of one name word across spellings/languages
 # A story scoring this share of THRESHOLD but below it is a reviewer's "possible same story".
 NEAR_SHARE = 0.6
@@ -343,6 +344,13 @@ def _cosines(a: _Vec, b: _Vec) -> tuple[float, float, float]:
     )
 
 
+def _penalty(factors: Iterable[float]) -> float:
+    """Fired look-alike conflicts together, never below PENALTY_FLOOR: several weak ones are
+    what independent retellings look like (other witnesses, other words), so they must
+    not add up to a veto."""
+    return max(math.prod(factors), PENALTY_FLOOR)
+
+
 class _HashedCounts:
     """Document frequencies in a fixed hashed table: a corpus has millions of distinct
     bigrams, and a dict of them dominated memory at 100k documents. Collisions only make
@@ -463,18 +471,15 @@ class StoryIndex:
         score = W_TEXT * c.text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
         # The strongest look-alike evidence counts, once: several weak ones together are
         # what independent retellings of one event look like (other witnesses, other words).
-        score *= min(
-            (
-                factor
-                for fired, factor in (
-                    (c.place_conflict, PLACE_CONFLICT),
-                    (c.actor_conflict, ACTOR_CONFLICT),
-                    (c.what_conflict, WHAT_CONFLICT),
-                    (c.protagonist_conflict, PROTAGONIST_CONFLICT),
-                )
-                if fired
-            ),
-            default=1.0,
+        score *= _penalty(
+            factor
+            for fired, factor in (
+                (c.place_conflict, PLACE_CONFLICT),
+                (c.actor_conflict, ACTOR_CONFLICT),
+                (c.what_conflict, WHAT_CONFLICT),
+                (c.protagonist_conflict, PROTAGONIST_CONFLICT),
+            )
+            if fired
         )
 
         if a.day is not None and b.day is not None:
