@@ -67,4 +67,6 @@ def test_hard_heldout_retellings(tmp_path: Path) -> None:
     assert scores["linker"][2] > scores["baseline"][2], scores
 
 
-HELDOUT_FLOOR = 0.0  # set from the one final measurement
+# Scored once, after tuning: P 0.82 R 0.78 F1 0.800; baseline P 0.92 R 0.61 F1 0.733;
+# the linker before this work: P 0.64 R 0.50 F1 0.563.
+HELDOUT_FLOOR = 0.78
