@@ -7,12 +7,13 @@ proper nouns reduced to transliteration-neutral keys so Ossechkin and Osechkin a
 shared rare named people, groups and places (IDF-weighted; or the names in the text,
 when extraction missed them), shared quoted words and figures. Look-alikes (the same kind
 of event elsewhere, another unit's confession) are told apart by soft conflicts that
-multiply the score but together never cut it below a floor (several weak ones at once
-are what independent retellings look like): the town each report is about (named first or most) is named nowhere in the
-other, in any close spelling; the people or groups each names twice are absent from the
-other; each centres on a person the other never names; neither uses the other's most
-telling event words (only within one language). Names spelled two ways (Lepetykha in
-English, Lepetykhy inflected in Ukrainian) match by Jaro-Winkler. Publication dates, when both
+multiply the score but together never cut it below half (several weak ones at once are
+what independent retellings look like): the town each report is about (named first or
+most) is named nowhere in the other, in any close spelling; the people or groups each
+names twice are absent from the other; each centres on a person the other never names;
+neither uses the other's most telling event words (only within one language). Names
+spelled two ways (Lepetykha in English, Lepetykhy inflected in Ukrainian) match by
+Jaro-Winkler. Publication dates, when both
 are known, decay the score with distance; a missing date never vetoes.
 Candidates come from blocks (a document's rarest terms, entities and quote shingles,
 within a time window), so linking a new document touches only its blocks, never every
@@ -54,7 +55,7 @@ W_TEXT = 0.7
 W_ENT = 0.3
 W_QUOTE = 0.5  # share of the shorter report's quoted word triples found in the other
 W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
-# Score multipliers for look-alike evidence (tuned on the retellings dev set and ECB+ dev)
+# Score multipliers for look-alike evidence (tuned on retellings dev, hard_dev, ECB+ dev)
 PLACE_CONFLICT = 0.5
 ACTOR_CONFLICT = 0.8
 WHAT_CONFLICT = 0.7
@@ -353,7 +354,7 @@ def _penalty(factors: Iterable[float]) -> float:
 
 class _HashedCounts:
     """Document frequencies in a fixed hashed table: a corpus has millions of distinct
-    bigrams, and a dict of them dominated memory at 100k documents. Collisions only make
+    terms, and a dict of them dominated memory at 100k documents. Collisions only make
     a rare term look slightly less rare."""
 
     def __init__(self, bits: int = DF_BITS) -> None:
