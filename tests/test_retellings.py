@@ -58,10 +58,12 @@ def test_one_file_at_a_time_gives_the_stories_of_one_batch(
         assert result.exit_code == 0, result.output
         assert "linked (full)" not in result.output or path == docs[0], result.output
     one_by_one = _mates(apart)
-    look_alike = "lb1_other_confession.txt"
+    # Since the retuning on hard_dev, the batch also puts ld1 (another police station in
+    # the graves story's region) with the graves story; one at a time keeps it apart.
+    look_alikes = {"lb1_other_confession.txt", "ld1_balakliia_police_station.txt"}
 
     def without(mates: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
-        return {f: m - {look_alike} for f, m in mates.items() if f != look_alike}
+        return {f: m - look_alikes for f, m in mates.items() if f not in look_alikes}
 
     assert without(one_by_one) == without(together)
 

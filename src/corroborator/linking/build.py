@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -282,7 +282,9 @@ def story_doc(
     )
     resolved = [e for e in found if e]
     ents = {e["name"] for e in resolved}
-    places = {p["name"] for p in ex.get("places", []) if p.get("precision") == "settlement"}
+    towns = [p for p in ex.get("places", []) if p.get("precision") == "settlement"]
+    places = {p["name"] for p in towns}
+    actors = Counter(e["name"] for e in resolved if e["kind"] != "organization")
     return stories.StoryDoc(
         doc_id=d["document_id"],
         text=d["text"],
@@ -292,10 +294,25 @@ def story_doc(
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
         quotes=tuple(q["text"] for q in ex.get("quotes", [])),
         people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
+        main_places=_main_places(towns),
+        main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
         language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
         ),
+    )
+
+
+def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The towns a report is about: the one it names first and any it names most (twice or
+    more); a town named once in passing is no evidence of another story."""
+    if not towns:
+        return ()
+    counts = Counter(p["name"] for p in towns)
+    most = max(counts.values())
+    first = min(towns, key=lambda p: p["start"])["name"]
+    return tuple(
+        sorted({first} | ({n for n, c in counts.items() if c == most} if most >= 2 else set()))
     )
 
 

@@ -1,0 +1,208 @@
+"""Story linking against a plain TF-IDF average-link baseline, set by set.
+
+Each set is ingested once with the real command into a cached database (extraction is
+the slow part); the linker's stories are then rebuilt from the stored extractions with
+the current code (what a full relink does), so tuning the linker needs no re-ingest.
+The baseline sees only the working texts: lower-cased word unigrams, sublinear TF, smooth
+IDF over the set, cosine, average-link clustering cut at one fixed similarity chosen on
+ECB+ train (never on the retellings). Both are scored by pairwise precision/recall/F1
+over the gold's in-scope documents (a file in no `same_story` record is its own story).
+
+    python benchmarks/stories_baseline.py [SET ...] [--fresh] [--oracle]
+
+Sets: retellings_dev retellings_heldout hard_dev hard_heldout examples ecb_dev ecb_train
+ecb_dev_cut ecb_train_cut (the `_cut` ECB+ variants are transformed like a scraper's
+output: page furniture above, cut at 2,000 characters mid-sentence, no dates). With no
+SET, every set but hard_heldout (scored once, at the end). `--oracle` also prints the
+baseline at its best threshold in hindsight, per set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage
+
+from corroborator.linking import build, stories
+from corroborator.storage.db import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CACHE = Path(os.environ.get("STORIES_BENCH_CACHE", "/tmp/stories_bench"))
+BASELINE_THRESHOLD = 0.2  # best pairwise F1 on ECB+ train (0.1-0.5 in 0.05 steps)
+CUT = 2000
+FURNITURE = [
+    "Home | News | World | Ukraine | Opinion | Video | Podcasts",
+    "Support independent journalism - Donate",
+    "Sign up for our newsletter",
+    "We use cookies to improve your experience. Accept all | Manage",
+    "Updated 3 hours ago | Share | Print",
+]
+_WORD = re.compile(r"\w\w+")
+
+FOLDERS = {
+    "retellings_dev": ROOT / "tests/fixtures/retellings/dev",
+    "retellings_heldout": ROOT / "tests/fixtures/retellings/heldout",
+    "hard_dev": ROOT / "tests/fixtures/retellings/hard_dev",
+    "hard_heldout": ROOT / "tests/fixtures/retellings/hard_heldout",
+    "examples": ROOT / "examples",
+}
+ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
+DEFAULT = [s for s in (*FOLDERS, *ECB) if s != "hard_heldout"]
+
+
+def baseline_stories(
+    texts: Mapping[str, str], threshold: float = BASELINE_THRESHOLD
+) -> dict[str, str]:
+    """{doc_id: cluster label}: TF-IDF cosine, average link, cut at `threshold`."""
+    ids = sorted(texts)
+    if len(ids) < 2:
+        return {i: i for i in ids}
+    vocab: dict[str, int] = {}
+    rows = []
+    for i in ids:
+        counts: dict[int, int] = {}
+        for w in _WORD.findall(texts[i].lower()):
+            j = vocab.setdefault(w, len(vocab))
+            counts[j] = counts.get(j, 0) + 1
+        rows.append(counts)
+    tf = np.zeros((len(ids), len(vocab)))
+    for r, counts in enumerate(rows):
+        for j, c in counts.items():
+            tf[r, j] = 1 + np.log(c)
+    df = (tf > 0).sum(axis=0)
+    x = tf * (np.log((1 + len(ids)) / (1 + df)) + 1)
+    x /= np.linalg.norm(x, axis=1, keepdims=True) + 1e-12
+    tree = linkage(x, method="average", metric="cosine")
+    labels = fcluster(tree, t=1 - threshold, criterion="distance")
+    return {i: f"c{lab}" for i, lab in zip(ids, labels, strict=True)}
+
+
+def gold_labels(gold: Path) -> dict[str, str]:
+    """source_file -> story label for every in-scope file (singletons for the rest)."""
+    labels: dict[str, str] = {}
+    for line in gold.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if r["kind"] == "same_story":
+            for f in r["source_files"]:
+                labels[f] = "s:" + r["source_files"][0]
+        for f in [r.get("source_file")] + [m.get("source_file") for m in r.get("mentions", [])]:
+            if f:
+                labels.setdefault(f, "f:" + f)
+    return labels
+
+
+def _ecb(split: str, cut: bool) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """ECB+ as JSON Lines records and same_story gold (as tests/test_stories.py reads it)."""
+    rng = random.Random(split)
+    records, groups = [], {}
+    path = SHARED / "data" / "ecbplus" / f"ecbplus_{split}.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        sents = d["sentences"][1:] if d["doc_id"].endswith("ecbplus") else d["sentences"]
+        text = "\n".join(" ".join(s["tokens"]) for s in sents)
+        if cut:
+            header = rng.sample(FURNITURE, 3)
+            text = "\n".join(header) + "\n\n" + text[: CUT - 200]
+        records.append({"id": d["doc_id"], "text": text})
+        groups.setdefault(d["subtopic"], []).append(d["doc_id"])
+    gold = [{"kind": "same_story", "source_files": g} for g in groups.values()]
+    return records, gold
+
+
+def _prepare(name: str) -> tuple[Path, Path]:
+    """(docs path, gold path) of a set, writing the ECB+ ones into the cache."""
+    if name in FOLDERS:
+        return FOLDERS[name] / "docs", FOLDERS[name] / "gold.jsonl"
+    split, cut = name.split("_")[1], name.endswith("_cut")
+    records, gold = _ecb(split, cut)
+    docs, gold_path = CACHE / f"{name}.jsonl", CACHE / f"{name}.gold.jsonl"
+    docs.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    gold_path.write_text("".join(json.dumps(g) + "\n" for g in gold), encoding="utf-8")
+    return docs, gold_path
+
+
+def _ingest(name: str, docs: Path, fresh: bool) -> Path:
+    db = CACHE / f"{name}.db"
+    if db.exists() and not fresh:
+        return db
+    for old in CACHE.glob(f"{name}.db*"):
+        subprocess.run(["rm", "-rf", str(old)], check=True)
+    env = {
+        **os.environ,
+        "CORROBORATOR_DB": str(db),
+        "CORROBORATOR_ARCHIVE": str(db.with_suffix(".archive")),
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+    cmd = [sys.executable, "-m", "corroborator", "ingest", "--quiet", str(docs)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{name}: ingest failed: {done.stderr.strip()[-300:]}")
+    return db
+
+
+def linker_stories(db: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """({source_file: story_id} rebuilt with the current linker, {source_file: text})."""
+    store = open_store(str(db))
+    docs = store.documents()
+    ex = store.extractions()
+    dups = build.find_copies(docs, build._signatures(store, docs))
+    aliases = build.index_aliases(build.entities_from_mentions(build.mention_rows(docs, ex)))
+    story_of = build.build_stories(docs, ex, dups, aliases)
+    store.close()
+    return (
+        {d["source_file"]: story_of[d["document_id"]] for d in docs},
+        {d["source_file"]: d["text"] for d in docs},
+    )
+
+
+def measure(name: str, fresh: bool = False) -> dict[str, Any]:
+    """Pairwise P/R/F1 of the linker and of the baseline on one set."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    docs, gold_path = _prepare(name)
+    db = _ingest(name, docs, fresh)
+    linked, texts = linker_stories(db)
+    gold = gold_labels(gold_path)
+    scope = [f for f in gold if f in linked]
+    base = baseline_stories({f: texts[f] for f in scope})
+    sub = {f: gold[f] for f in scope}
+    return {
+        "set": name,
+        "docs": len(scope),
+        "linker": stories.pairwise_prf({f: linked[f] for f in scope}, sub),
+        "baseline": stories.pairwise_prf(base, sub),
+        "oracle": max(
+            (stories.pairwise_prf(baseline_stories({f: texts[f] for f in scope}, t), sub)[2], t)
+            for t in np.arange(0.05, 0.55, 0.05).round(2)
+        ),
+    }
+
+
+def main(argv: list[str]) -> None:
+    fresh = "--fresh" in argv
+    oracle = "--oracle" in argv
+    names = [a for a in argv if not a.startswith("--")] or DEFAULT
+    print(f"{'set':20} {'docs':>4}  linker P / R / F1     baseline P / R / F1")
+    for name in names:
+        r = measure(name, fresh)
+        lp, lr, lf = r["linker"]
+        bp, br, bf = r["baseline"]
+        line = f"{name:20} {r['docs']:4}  {lp:.2f} / {lr:.2f} / {lf:.3f}   {bp:.2f} / {br:.2f} / {bf:.3f}"
+        if oracle:
+            line += f"   oracle {r['oracle'][0]:.3f} @ {r['oracle'][1]}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,72 @@
+"""Story linking on retellings written the way different outlets really retell one event
+(tests/fixtures/retellings/hard_*): a wire story, a tabloid with another lead and other
+quoted people, a translated rewrite, a 2,000-character cut under page furniture, a
+follow-up with revised figures, Russian and Ukrainian versions; beside look-alikes (the
+same kind of event in another town, another unit's video, the same town another day).
+Scored through the real command line; the linker must beat a plain TF-IDF average-link
+baseline (benchmarks/stories_baseline.py) on the same texts."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ingest_and_score
+from corroborator.linking.stories import pairwise_prf
+
+ROOT = Path(__file__).resolve().parents[1]
+RETELLINGS = ROOT / "tests" / "fixtures" / "retellings"
+_spec = importlib.util.spec_from_file_location(
+    "stories_baseline", ROOT / "benchmarks" / "stories_baseline.py"
+)
+assert _spec and _spec.loader
+baseline = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(baseline)
+
+
+def _scores(tmp_path: Path, part: str) -> dict[str, Any]:
+    """Linker (from the exported story ids) and baseline pairwise P/R/F1 on one set."""
+    folder = RETELLINGS / part
+    run = ingest_and_score(tmp_path, folder / "docs", folder / "gold.jsonl")
+    gold = baseline.gold_labels(folder / "gold.jsonl")
+    docs = {d["source_file"]: d for d in run["documents"] if d["source_file"] in gold}
+    assert set(docs) == set(gold)
+    base = baseline.baseline_stories({f: d["text"] for f, d in docs.items()})
+    return {
+        "eval": run["report"]["same_story"],
+        "linker": pairwise_prf({f: d["story_id"] for f, d in docs.items()}, gold),
+        "baseline": pairwise_prf(base, gold),
+    }
+
+
+@pytest.fixture(scope="module")
+def hard_dev(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return _scores(tmp_path_factory.mktemp("hard_dev"), "hard_dev")
+
+
+def test_hard_dev_retellings_link_and_lookalikes_stay_apart(hard_dev: dict[str, Any]) -> None:
+    # measured when tuned: P 1.00 R 0.57 F1 0.727 (before: P 0.68 R 0.43 F1 0.525)
+    score = hard_dev["eval"]
+    assert score["precision"] >= 0.95 and score["f1"] >= 0.70, score
+    assert abs(score["f1"] - hard_dev["linker"][2]) < 1e-6  # eval counts the same pairs
+
+
+def test_linker_beats_the_tfidf_baseline_on_hard_dev(hard_dev: dict[str, Any]) -> None:
+    """Baseline P 0.67 R 0.57 F1 0.615: one threshold cannot tell a tabloid retelling from
+    a look-alike by shared words, and Russian or Ukrainian versions share none."""
+    assert hard_dev["linker"][2] > hard_dev["baseline"][2] + 0.05, hard_dev
+
+
+def test_hard_heldout_retellings(tmp_path: Path) -> None:
+    """Written before any tuning, scored once at the end."""
+    scores = _scores(tmp_path, "hard_heldout")
+    assert scores["eval"]["f1"] >= HELDOUT_FLOOR, scores
+    assert scores["linker"][2] > scores["baseline"][2], scores
+
+
+# Scored once, after tuning: P 0.82 R 0.78 F1 0.800; baseline P 0.92 R 0.61 F1 0.733;
+# the linker before this work: P 0.64 R 0.50 F1 0.563.
+HELDOUT_FLOOR = 0.78
