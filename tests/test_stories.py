@@ -221,6 +221,13 @@ def test_name_spellings_are_one_term() -> None:
     assert "@posadpokrovske" in a and "@posadpokrovske" in b
 
 
+def test_months_and_weekdays_are_not_names() -> None:
+    """Two unrelated reports of one month must not share a "name" for it."""
+    counts = term_counts("Shelling hit Izium on 3 June. By Tuesday in June, Marta Kovalenko left.")
+    assert "@kovalenko" in counts and "@izium" in counts
+    assert not {"@june", "@tuesday"} & set(counts)
+
+
 def test_retelling_with_other_spellings_outscores_another_units_confession() -> None:
     docs = _corpus(
         _doc("wire", WIRE, entities=("Dmitry Ossechkin",), people=("Dmitry Ossechkin",)),

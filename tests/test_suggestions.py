@@ -139,11 +139,6 @@ def test_incremental_ingest_suggests_them_too(tmp_path: Path) -> None:
     } == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="incremental story linking weighs terms as of arrival and joins greedily, so a "
-    "pair the full relink leaves just below the story bar can join on arrival",
-)
 def test_incremental_ingest_suggests_the_story_near_miss(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     ingest(
