@@ -9,6 +9,8 @@ news-like articles (benchmarks/newslike.py) to `--docs`. Prints
   SQLite database (archive, ledger, extraction, linking, process start and model loads
   included), its tokens/s, its ratio to J x bare (goal >= 0.6 per core), and its speed-up
   over J=1 (goal: near-linear);
+- the ingest's CPU seconds over all its processes, and its tokens per CPU second over bare's
+  (the work ratio, which other load on a shared machine does not skew);
 - with `--stages`, each stage's share of the time, measured in this process.
 """
 
@@ -29,22 +31,28 @@ from corroborator.nlp.pipeline import default_stages, extract_many, load_nlp
 from corroborator.process import default_jobs
 
 
-def bare_tokens_per_second(texts: list[str]) -> tuple[int, float]:
+def bare_tokens_per_second(texts: list[str]) -> tuple[int, float, float]:
+    """Tokens, tokens per wall second and per CPU second of one warmed-up process."""
     nlp = load_nlp()
     list(nlp.pipe(texts[:4]))  # warm-up
     t0 = time.perf_counter()
+    c0 = time.process_time()
     tokens = sum(len(doc) for doc in nlp.pipe(texts, batch_size=16))
-    return tokens, tokens / (time.perf_counter() - t0)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return tokens, tokens / wall, tokens / cpu
 
 
-def ingest_seconds(texts: list[str], jobs: int) -> tuple[float, float]:
-    """Wall time of one real `ingest` run, and the peak RSS (MiB) of its largest process."""
+def ingest_seconds(texts: list[str], jobs: int) -> tuple[float, float, float]:
+    """Wall time of one real `ingest` run, its CPU seconds (all its processes: a figure the
+    other users of a shared machine do not inflate), and the peak RSS (MiB) of its largest
+    process."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "in"
         folder.mkdir()
         for i, text in enumerate(texts):
             (folder / f"a{i:04d}.txt").write_text(text, encoding="utf-8")
         env = {**os.environ, "CORROBORATOR_DB": str(Path(tmp) / "b.db")}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "corroborator", "ingest", "--quiet", "--jobs", str(jobs)]
@@ -54,8 +62,9 @@ def ingest_seconds(texts: list[str], jobs: int) -> tuple[float, float]:
             stdout=subprocess.DEVNULL,
         )
         seconds = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return seconds, rss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, after.ru_maxrss / 1024
 
 
 def stage_shares(texts: list[str], bare_seconds: float) -> None:
@@ -83,20 +92,22 @@ def main() -> None:
     ap.add_argument("--stages", action="store_true")
     args = ap.parse_args()
     texts = corpus(args.docs)
-    tokens, bare = bare_tokens_per_second(texts)
+    tokens, bare, bare_cpu = bare_tokens_per_second(texts)
     print(f"{len(texts)} texts, {tokens} tokens, {sum(map(len, texts)) / 1e6:.2f} M chars")
-    print(f"bare nlp.pipe, 1 process      {bare:8.0f} tokens/s")
+    print(f"bare nlp.pipe, 1 process      {bare:8.0f} tokens/s  ({bare_cpu:.0f} per CPU second)")
     if args.stages:
         stage_shares(texts, tokens / bare)
     base = None
     for jobs in sorted({int(j) for j in args.jobs.split(",")}):
-        seconds, rss = ingest_seconds(texts, jobs)
+        seconds, cpu, rss = ingest_seconds(texts, jobs)
         tps = tokens / seconds
         base = base or tps
         print(
             f"ingest --jobs {jobs:<2}              {tps:8.0f} tokens/s  {seconds:6.1f} s  "
+            f"{len(texts) / seconds:5.1f} docs/s  "
             f"per-core ratio {tps / (jobs * bare):4.2f} (goal >= 0.60)  "
-            f"speed-up {tps / base:4.2f}x  peak RSS {rss:5.0f} MiB"
+            f"speed-up {tps / base:4.2f}x  peak RSS {rss:5.0f} MiB  "
+            f"CPU {cpu:5.1f} s (ratio per CPU second {tokens / cpu / bare_cpu:4.2f})"
         )
     print(f"cores available               {default_jobs():8d}")
 

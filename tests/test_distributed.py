@@ -49,7 +49,7 @@ def test_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_process_pool_extraction_matches_one_process(tmp_path: Path) -> None:
-    """Two spawned workers on small batches store the records one process stores."""
+    """Two worker processes (forked on Linux) on small batches store the records one process stores."""
     from corroborator.ingest.archive import Archive
     from corroborator.ingest.runner import ingest_paths
     from corroborator.process import process

@@ -13,6 +13,7 @@ import re
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -35,11 +36,18 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def _shingles(text: str) -> set[bytes]:
+# Linking compares each document with every candidate: the same texts come back many times.
+_TEXT_CACHE = 512
+
+
+@lru_cache(maxsize=_TEXT_CACHE)
+def _shingles(text: str) -> frozenset[bytes]:
     words = _words(text)
     if len(words) < SHINGLE:
-        return {" ".join(words).encode()} if words else set()
-    return {" ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1)}
+        return frozenset({" ".join(words).encode()} if words else ())
+    return frozenset(
+        " ".join(words[i : i + SHINGLE]).encode() for i in range(len(words) - SHINGLE + 1)
+    )
 
 
 def _hash32(data: bytes) -> int:
@@ -79,8 +87,9 @@ def _sentence_key(sentence: str) -> str:
     return " ".join(_words(unidecode(sentence)))
 
 
-def _sentence_keys(text: str) -> dict[str, int]:
-    """Normalised long sentences with their length in characters."""
+@lru_cache(maxsize=_TEXT_CACHE)
+def _sentence_keys(text: str) -> Mapping[str, int]:
+    """Normalised long sentences with their length in characters (shared: do not mutate)."""
     out: dict[str, int] = {}
     for s in sentences(text):
         if len(s) >= MIN_SENTENCE_CHARS:

@@ -27,10 +27,11 @@ def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]
     """Longest non-overlapping gazetteer matches, left to right (all-caps datelines too)."""
     out: list[tuple[int, int, tuple[int, ...]]] = []
     i, n = 0, len(doc)
+    texts = [t.text for t in doc]  # one pass: a Token per window lookup is the hot cost
     while i < n:
         found: tuple[int, int, tuple[int, ...]] | None = None
         for j in range(min(n, i + MAX_TOKENS), i, -1):
-            words = tuple(t.text for t in doc[i:j])
+            words = tuple(texts[i:j])
             ids = gaz.by_tokens.get(words)
             if ids is None and all(w.isupper() and len(w) > 2 for w in words if w.isalpha()):
                 line = _dateline_at(doc, i, j)  # "SELYDOVE, Ukraine (AP) —": any town

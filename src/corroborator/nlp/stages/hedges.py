@@ -54,7 +54,15 @@ def sentence_units(doc: Doc) -> list[Span]:
 
     The parser sometimes runs a caption into the next paragraph; a reported act never
     crosses a paragraph break, so the unit of extraction never does either.
+    Built once per doc: hedges, evidence and incidents all read them.
     """
+    cached = doc.user_data.get("corroborator_units")
+    if cached is None:
+        cached = doc.user_data["corroborator_units"] = _sentence_units(doc)
+    return list(cached)
+
+
+def _sentence_units(doc: Doc) -> list[Span]:
     units: list[Span] = []
     for sent in doc.sents:
         start = sent.start

@@ -87,7 +87,11 @@ class _Figure:
 
 
 def _lower(doc: Doc, i: int) -> str:
-    return doc[i].lower_ if 0 <= i < len(doc) else ""
+    # read per token many times over: built once per doc (a Token per call is the cost)
+    lows = doc.user_data.get("corroborator_lower")
+    if lows is None:
+        lows = doc.user_data["corroborator_lower"] = [t.lower_ for t in doc]
+    return lows[i] if 0 <= i < len(lows) else ""
 
 
 def _digits(tok: Token) -> float | None:
