@@ -191,3 +191,23 @@ def test_bare_retelling_joins_and_a_second_strike_stays_apart(types_of) -> None:
     )
     assert types_of(joined) == ["attack_populated_area"]
     assert types_of(apart) == ["attack_populated_area", "attack_populated_area"]
+
+
+def test_photo_caption_hosts_no_retelling() -> None:
+    """A caption line describes its picture: a soldier's general account of strikes on
+    civilians told below it is no retelling of it, and keeps the report's own place."""
+    nlp = load_nlp()
+    text = (
+        "Soldiers describe chaos at the front\n"
+        "Two captured gunners spoke to reporters in Sumy on Thursday.\n"
+        "A woman stands beside a house destroyed by an air strike in the village of Pysarivka\n"
+        "One of them said: 'We understood that the rockets we fired were hitting peaceful "
+        "people, not soldiers.'\n"
+    )
+    ctx = DocContext(doc=nlp(text))
+    for stage in default_stages():
+        stage(ctx)
+    attacks = [i for i in ctx.extraction.incidents if i.type == "attack_populated_area"]
+    assert len(attacks) == 2
+    caption = next(i for i in attacks if "Pysarivka" in text[i.mentions[0].start :])
+    assert [text[m.start : m.end].startswith("A woman") for m in caption.mentions] == [True]
