@@ -59,7 +59,8 @@ def _destination(doc: Doc, p: PlaceRef) -> bool:
 
 def _home(doc: Doc, p: PlaceRef) -> bool:
     """'a nurse from Mykolaiv', 'the driver, a man from Orikhiv': where a person comes
-    from, not where the act was (a verb's 'from' is left alone: 'shelled from Belgorod')."""
+    from, second to a place the sentence gives the act ('villagers from X' alone is the
+    best clue there is; a verb's 'from' is left alone: 'abducted from Kulbus')."""
     tok = _root(doc, p.start, p.end)
     if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "from":
         return False
@@ -117,12 +118,7 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 
 def _usable(doc: Doc, p: PlaceRef) -> bool:
-    return (
-        not _in_title(doc, p)
-        and not _destination(doc, p)
-        and not _dateline(doc, p)
-        and not _home(doc, p)
-    )
+    return not _in_title(doc, p) and not _destination(doc, p) and not _dateline(doc, p)
 
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
@@ -143,7 +139,7 @@ def choose_place(
     recap: PlaceRef | None = None,
 ) -> PlaceRef | None:
     """Most specific usable place in the mention spans (earliest span first on ties; not
-    one of an earlier act the sentence dates this one by), else
+    one of an earlier act the sentence dates this one by; a home town only if alone), else
     a recap sentence's place (also over a bare country), else the document's main place.
     A paragraph's other places are not used: in quoted accounts they name where the
     speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
@@ -154,6 +150,7 @@ def choose_place(
         for s in spans
         if s[0] <= p.start and p.end <= s[1] and not _earlier_act(doc, p, trigger)
     ]
+    pool = [p for p in pool if not _home(doc, p)] or pool
     if recap is not None and all(p.precision == "country" for p in pool):
         return recap
     if pool:
@@ -165,7 +162,7 @@ def choose_place(
                 abs(p.start - trigger),
             ),
         )
-    pool = ok or list(places)
+    pool = [p for p in ok if not _home(doc, p)] or ok or list(places)
     if not pool:
         return None
     best = Counter(p.name for p in pool).most_common(1)[0][0]
