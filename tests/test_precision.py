@@ -254,6 +254,12 @@ def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
             "The strike came two weeks after a missile struck a market in Balakliia.",
             [("attack_populated_area", "Izium")],
         ),
+        # where a witness lives now is not where the act was
+        (
+            "Soldiers shot dead five civilians in Borodianka on Monday.\n\nA second "
+            "witness, a farmer who now lives in Kyiv, said soldiers had shot a teacher too.",
+            [("killing_civilians", "Borodianka")],
+        ),
         # a plain 'after' clause may be the same scene: its place stays usable
         (
             "A soldier was shot dead by his own commander after the unit was ordered to open "

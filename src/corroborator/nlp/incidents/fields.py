@@ -67,6 +67,18 @@ def _home(doc: Doc, p: PlaceRef) -> bool:
     return tok.head.head.pos_ in ("NOUN", "PROPN", "PRON")
 
 
+_RESIDE = frozenset(("live", "reside", "settle"))
+
+
+def _residence(doc: Doc, p: PlaceRef) -> bool:
+    """'a farmer who now lives in Monywa': where someone lives (a witness since fled)
+    is never the act's place."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "in":
+        return False
+    return tok.head.head.lemma_.lower() in _RESIDE
+
+
 def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
     """'days after a glide bomb struck a shopping centre in Kharkiv', 'a month after the
     shelling of the hospital in Beryslav', 'since the siege of Mariupol': the place of
@@ -118,11 +130,14 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 
 def _usable(doc: Doc, p: PlaceRef) -> bool:
-    return not _in_title(doc, p) and not _destination(doc, p) and not _dateline(doc, p)
+    return not (
+        _in_title(doc, p) or _destination(doc, p) or _dateline(doc, p) or _residence(doc, p)
+    )
 
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
-    """A place that can be the act's: not a dateline, an office title or a destination."""
+    """A place that can be the act's: not a dateline, an office title, a destination or
+    where a witness lives."""
     return _usable(doc, p)
 
 
