@@ -191,3 +191,104 @@ def test_bare_retelling_joins_and_a_second_strike_stays_apart(types_of) -> None:
     )
     assert types_of(joined) == ["attack_populated_area"]
     assert types_of(apart) == ["attack_populated_area", "attack_populated_area"]
+
+
+def test_photo_caption_hosts_no_retelling() -> None:
+    """A caption line describes its picture: a soldier's general account of strikes on
+    civilians told below it is no retelling of it, and keeps the report's own place."""
+    nlp = load_nlp()
+    text = (
+        "Soldiers describe chaos at the front\n"
+        "Two captured gunners spoke to reporters in Sumy on Thursday.\n"
+        "A woman stands beside a house destroyed by an air strike in the village of Pysarivka\n"
+        "One of them said: 'We understood that the rockets we fired were hitting peaceful "
+        "people, not soldiers.'\n"
+    )
+    ctx = DocContext(doc=nlp(text))
+    for stage in default_stages():
+        stage(ctx)
+    attacks = [i for i in ctx.extraction.incidents if i.type == "attack_populated_area"]
+    assert len(attacks) == 2
+    caption = next(i for i in attacks if "Pysarivka" in text[i.mentions[0].start :])
+    assert [text[m.start : m.end].startswith("A woman") for m in caption.mentions] == [True]
+
+
+@pytest.fixture(scope="module")
+def incidents_of():
+    nlp = load_nlp()
+    stages = default_stages()
+
+    def run(text: str) -> list[Any]:
+        ctx = DocContext(doc=nlp(text))
+        for stage in stages:
+            stage(ctx)
+        for inc in ctx.extraction.incidents:
+            for value in inc.sources.get("location", []):
+                assert text[value.start : value.end] == value.text
+        return list(ctx.extraction.incidents)
+
+    return run
+
+
+def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
+    return sorted((i.type, i.location.name if i.location else None) for i in incidents)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a person's home town yields to the place the sentence gives the act
+        (
+            "Oksana Melnyk, a teacher from Poltava, was detained by soldiers at a checkpoint "
+            "near Melitopol in May.",
+            [("abduction_detention", "Melitopol")],
+        ),
+        # ... and is still the best clue when it is the only place named
+        (
+            "Soldiers detained nine farmers from Irpin and held them for a week.",
+            [("abduction_detention", "Irpin")],
+        ),
+        # the place of another act, an interval earlier, that dates this one
+        (
+            "A drone hit a clinic in Izium on Friday, wounding three nurses.\n\n"
+            "The strike came two weeks after a missile struck a market in Balakliia.",
+            [("attack_populated_area", "Izium")],
+        ),
+        # where a witness lives now is not where the act was
+        (
+            "Soldiers shot dead five civilians in Borodianka on Monday.\n\nA second "
+            "witness, a farmer who now lives in Kyiv, said soldiers had shot a teacher too.",
+            [("killing_civilians", "Borodianka")],
+        ),
+        # a plain 'after' clause may be the same scene: its place stays usable
+        (
+            "A soldier was shot dead by his own commander after the unit was ordered to open "
+            "fire on civilians in Kupiansk.",
+            [("killing_own_forces", "Kupiansk"), ("no_quarter_order", "Kupiansk")],
+        ),
+        # an article without a headline: its lead's place is not ranked like a headline's
+        (
+            "Shelling hit a school in Nikopol on Sunday, wounding two teachers, officials said "
+            "in Dnipro.\n\nThe attack came days after a strike on a bus station in Marhanets.",
+            [("attack_populated_area", "Nikopol")],
+        ),
+    ],
+)
+def test_incident_place_rules(incidents_of, text: str, expected: list[Any]) -> None:
+    assert _places(incidents_of(text)) == expected
+
+
+def test_passive_beating_of_a_held_person_is_torture(types_of) -> None:
+    """'He was kept ... and beaten': the conjoined passive shares its subject, a person."""
+    held = types_of("He was kept in a garage for two weeks and beaten every night, his wife said.")
+    assert "torture_mistreatment" in held
+    assert types_of("The champions were beaten in the final by a younger side.") == []
+
+
+def test_act_dated_to_an_earlier_month_and_year_is_background(types_of) -> None:
+    assert (
+        types_of("In March 2022, an air strike on the theatre in Mariupol killed hundreds.") == []
+    )
+    assert types_of("An air strike on the theatre in Mariupol killed dozens on Tuesday.") == [
+        "attack_populated_area"
+    ]

@@ -1,7 +1,8 @@
 """Where and when an incident happened, chosen among the place and date records around it.
 
 Not every place or date in a report's sentence is the act's: "Kharkiv regional Gov."
-names an official, "fleeing towards Chad" a destination, "a report published last week"
+names an official, "fleeing towards Chad" a destination, "a nurse from Mykolaiv" a
+home town, "days after a strike in Kharkiv" another act, "a report published last week"
 the report, "since seizing power in 2021" the background. The place is the most specific
 one left in the mention sentences, else the document's main place; the date is the most
 precise event date in the mention sentences, else one in their paragraph, else the
@@ -56,6 +57,57 @@ def _destination(doc: Doc, p: PlaceRef) -> bool:
     return False
 
 
+def _home(doc: Doc, p: PlaceRef) -> bool:
+    """'a nurse from Mykolaiv', 'the driver, a man from Orikhiv': where a person comes
+    from, second to a place the sentence gives the act ('villagers from X' alone is the
+    best clue there is; a verb's 'from' is left alone: 'abducted from Kulbus')."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "from":
+        return False
+    return tok.head.head.pos_ in ("NOUN", "PROPN", "PRON")
+
+
+_RESIDE = frozenset(("live", "reside", "settle"))
+
+
+def _residence(doc: Doc, p: PlaceRef) -> bool:
+    """'a farmer who now lives in Monywa': where someone lives (a witness since fled)
+    is never the act's place."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "in":
+        return False
+    return tok.head.head.lemma_.lower() in _RESIDE
+
+
+def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
+    """'days after a glide bomb struck a shopping centre in Kharkiv', 'a month after the
+    shelling of the hospital in Beryslav', 'since the siege of Mariupol': the place of
+    another act, an interval apart, that this one is dated by. It stays usable for an act
+    told inside that same clause."""
+    tok = _root(doc, p.start, p.end)
+    temporal = words()["temporal"]
+    cur = tok
+    for _ in range(10):
+        if cur is None or cur.head.i == cur.i:
+            return False
+        head = cur.head
+        word = None
+        if cur.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ in temporal:
+            word, gap = head.lower_, [c for c in head.children if c.dep_ == "npadvmod"]
+        elif cur.pos_ in ("VERB", "AUX") and cur.dep_ == "advcl":
+            marks = [c.lower_ for c in cur.children if c.dep_ == "mark" and c.lower_ in temporal]
+            word = marks[0] if marks else None
+            gap = [c for c in cur.children if c.dep_ == "npadvmod"]
+        if word is not None:
+            # 'after Russian soldiers were given orders ... in Kharkiv' may be the same scene
+            if word != "since" and not gap:
+                return False
+            sub = list(cur.subtree)
+            return not sub[0].idx <= trigger < sub[-1].idx + len(sub[-1])
+        cur = head
+    return False
+
+
 _DASHES = ("—", "–", " - ", "--")
 
 
@@ -78,11 +130,14 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 
 def _usable(doc: Doc, p: PlaceRef) -> bool:
-    return not _in_title(doc, p) and not _destination(doc, p) and not _dateline(doc, p)
+    return not (
+        _in_title(doc, p) or _destination(doc, p) or _dateline(doc, p) or _residence(doc, p)
+    )
 
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
-    """A place that can be the act's: not a dateline, an office title or a destination."""
+    """A place that can be the act's: not a dateline, an office title, a destination or
+    where a witness lives."""
     return _usable(doc, p)
 
 
@@ -98,12 +153,19 @@ def choose_place(
     trigger: int,
     recap: PlaceRef | None = None,
 ) -> PlaceRef | None:
-    """Most specific usable place in the mention spans (earliest span first on ties), else
+    """Most specific usable place in the mention spans (earliest span first on ties; not
+    one of an earlier act the sentence dates this one by; a home town only if alone), else
     a recap sentence's place (also over a bare country), else the document's main place.
     A paragraph's other places are not used: in quoted accounts they name where the
     speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if _usable(doc, p)]
-    pool = [p for p in ok for s in spans if s[0] <= p.start and p.end <= s[1]]
+    pool = [
+        p
+        for p in ok
+        for s in spans
+        if s[0] <= p.start and p.end <= s[1] and not _earlier_act(doc, p, trigger)
+    ]
+    pool = [p for p in pool if not _home(doc, p)] or pool
     if recap is not None and all(p.precision == "country" for p in pool):
         return recap
     if pool:
@@ -115,7 +177,7 @@ def choose_place(
                 abs(p.start - trigger),
             ),
         )
-    pool = ok or list(places)
+    pool = [p for p in ok if not _home(doc, p)] or ok or list(places)
     if not pool:
         return None
     best = Counter(p.name for p in pool).most_common(1)[0][0]

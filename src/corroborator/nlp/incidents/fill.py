@@ -66,8 +66,10 @@ def fill(
             setattr(inc, attr, Range(best.low, best.high, best.approx))
             src[attr] = [ValueSpan(best.start, best.end, best.text)]
     main = [m for m in ms if not is_headline(units, m.unit)] or ms
-    order = [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u != 0]
-    order += [(s.start, s.end) for u, s in zip(unit_ids, spans, strict=True) if u == 0]
+    # a headline's place comes last: it may name where the news is, not the act's town
+    top = [is_headline(units, u) for u in unit_ids]
+    order = [(s.start, s.end) for h, s in zip(top, spans, strict=True) if not h]
+    order += [(s.start, s.end) for h, s in zip(top, spans, strict=True) if h]
     para = paragraph(text_of(doc), units[main[0].unit].start_char)
     trig = main[0].trigger.idx
     recap_date, recap_place = fields.recap(doc, ex.dates, ex.places)

@@ -18,6 +18,7 @@ from spacy.tokens import Span
 
 from corroborator.models import DateRef, PlaceRef
 from corroborator.nlp.incidents import fields as fields
+from corroborator.nlp.incidents.units import is_caption
 
 _ORDERS = ("no_quarter_order", "coercion_of_troops")
 
@@ -62,16 +63,6 @@ def _particulars(
     return _Particulars(told, frozenset(towns), days)
 
 
-def _agree(a: _Particulars, b: _Particulars) -> bool:
-    if a.counts and b.counts and not a.counts & b.counts:
-        return False
-    if a.places and b.places and not a.places & b.places:
-        return False
-    if a.dates and b.dates:
-        return any(s1 <= e2 and s2 <= e1 for s1, e1 in a.dates for s2, e2 in b.dates)
-    return True
-
-
 def fold(
     groups: list[Any],
     units: Sequence[Span],
@@ -83,7 +74,8 @@ def fold(
     """Join a killing group into an attack sharing one of its sentences; then a group with
     no toll, settlement, date or victims of its own joins the nearest earlier group of its type a
     few paragraphs up (a survivor's account, 'the killings are...'). A roundup's separate
-    acts keep their own particulars or victims ('a girl of five') and stay apart."""
+    acts keep their own particulars or victims ('a girl of five') and stay apart; a photo
+    caption hosts no retelling (the text below it tells other things)."""
     out: list[Any] = []
     attacks = [g for g in groups if g.type == "attack_populated_area"]
     for g in groups:
@@ -97,7 +89,6 @@ def fold(
         else:
             out.append(g)
     kept: list[Any] = []
-    facts: list[_Particulars] = []
     for g in sorted(out, key=lambda g: min(g.units)):
         mine = _particulars(g, units, counts, places, dates)
         bare = not (mine.counts or mine.places or mine.dates or _another(g)) and all(
@@ -111,10 +102,10 @@ def fold(
             if k.type == g.type
             and g.type not in _ORDERS
             and _paragraphs(para, max(k.units), min(g.units)) <= _REACH
+            and not all(is_caption(units, u) for u in k.units)
         ]
         if not bare or not near:
             kept.append(g)
-            facts.append(mine)
             continue
         host_i = max(near, key=lambda i: max(kept[i].units))
         kept[host_i].mentions.extend(g.mentions)

@@ -151,8 +151,8 @@ def _definite(noun: Token) -> bool:
 
 
 def earlier_year(trig: Token) -> bool:
-    """'earlier this year, strikes hit a hospital', 'the 2017 chemical attack', 'in 2016':
-    acts a year or more back are the report's background, not its news."""
+    """'earlier this year, strikes hit a hospital', 'the 2017 chemical attack', 'in 2016',
+    'in April 2022': acts a year or more back are the report's background, not its news."""
     verb = trig if not is_noun(trig) else clause_verb(trig)
     frames = [c for c in trig.children if c.dep_ in ("nummod", "compound", "amod")]
     if any(_year(c) for c in frames):
@@ -166,9 +166,16 @@ def earlier_year(trig: Token) -> bool:
         lows = {t.lower_ for t in sub}
         if lows & {"year", "years"} and lows & words()["earlier_year"]:
             return True
-        if c.dep_ == "prep" and c.lower_ == "in" and len(sub) == 2 and _year(sub[1]):
-            return True
+        dated = c.dep_ == "prep" and c.lower_ == "in" and _year(sub[-1]) and len(sub) <= 3
+        if dated and all(t.lower_ in _MONTHS for t in sub[1:-1]):
+            return True  # 'in 2016', 'in April 2022': a dated act of an earlier time
     return False
+
+
+_MONTHS = frozenset(
+    ("january", "february", "march", "april", "may", "june", "july", "august")
+    + ("september", "october", "november", "december")
+)
 
 
 def _year(tok: Token) -> bool:

@@ -103,8 +103,10 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
         if trigger.dep_ == "relcl" and not agents and not passive:
             agents += [trigger.head]
         if trigger.dep_ in ("xcomp", "conj") and not (patients if passive else agents):
-            subj = [t for c in trigger.head.children if c.dep_ == "nsubj" for t in noun_group(c)]
-            (patients if passive else agents).extend(subj)  # 'women described being raped'
+            # 'women described being raped'; 'she was held ... and beaten' shares the subject
+            deps = ("nsubj", "nsubjpass") if passive else ("nsubj",)
+            subj = [t for c in trigger.head.children if c.dep_ in deps for t in noun_group(c)]
+            (patients if passive else agents).extend(subj)
 
     else:
         for c in kids:

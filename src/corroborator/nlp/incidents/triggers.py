@@ -104,6 +104,9 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
     )
 
 
+_PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
+
+
 def typed_mention(
     trig: Token,
     family: str,
@@ -197,9 +200,9 @@ def typed_mention(
     if hypothetical:
         return None
     if family in ("torture", "sexual", "deportation"):
-        pronoun = head is not None and head.pos_ == "PRON" and head.lower_ in PERSONAL
+        pronoun = head is not None and head.pos_ == "PRON" and head.lower_ in _PEOPLE
         if strength == "weak" and not victim_groups(patient) and not pronoun:
-            return None  # 'beat the record' is no torture; 'beat him' is
+            return None  # 'beat the record' is no torture; 'beat him', 'she was beaten' is
         t = {
             "torture": "torture_mistreatment",
             "sexual": "sexual_violence",

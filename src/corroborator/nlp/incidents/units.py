@@ -6,6 +6,7 @@ paragraph after it, the headline); resolving and merging read that layout from h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
@@ -78,6 +79,18 @@ def is_headline(units: list[Span], k: int) -> bool:
     text = text_of(units[0].doc)
     between = text[units[0].end_char : units[1].start_char]
     return "\n" in between and units[0].text.rstrip()[-1:] not in ".!?"
+
+
+def is_caption(units: Sequence[Span], k: int) -> bool:
+    """A line of its own below the headline that does not end like a sentence: a photo
+    caption ('A man walks through debris in the village of X'). It describes its picture;
+    the article text after it does not retell it."""
+    if k == 0:
+        return False
+    text = text_of(units[0].doc)
+    start, end = paragraph(text, units[k].start_char)
+    line = text[start:end].strip()
+    return line == units[k].text.strip() and line[-1:] not in ".!?\"'”’…:"
 
 
 def paragraph(text: str, at: int) -> tuple[int, int]:
