@@ -177,3 +177,17 @@ def test_a_cut_line_after_the_body_is_kept_but_trailing_notices_go() -> None:
     assert kept.rstrip().endswith("two of its staff were")
     gone = _clean(body + "\nSubscribe to our newsletter\nShare this article with friends\n")[0]
     assert "Subscribe" not in gone and "Share this" not in gone
+
+
+def test_a_who_colon_what_headline_is_kept_and_labels_go() -> None:
+    page = (
+        "Home | World | Europe\n"
+        "Kharkiv governor: Russian drones hit Zolochiv\n"
+        "Russian drones struck a residential street in Zolochiv overnight, killing two people"
+        " and wounding five, the regional governor said on Telegram.\n"
+        "Rescuers were still clearing rubble in the morning, he said.\n"
+        "Photo: Reuters\n"
+    )
+    kept = _clean(page)[0]
+    assert kept.startswith("Kharkiv governor: Russian drones hit Zolochiv")
+    assert "Photo: Reuters" not in kept and "Home |" not in kept

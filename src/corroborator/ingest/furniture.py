@@ -109,10 +109,21 @@ def features(line: str) -> Features:
         sentence=bool(_SENTENCE_END.search(line)),
         separators=len(_SEPARATORS.findall(_GUILLEMETS.sub("", line))),  # «» quote, not »
         byline=bool(_BYLINE.match(line)) and len(words) <= 7,
-        label=bool(_LABEL.match(line)) and len(words) <= 6,
+        label=_is_label(line, interface),
         copyright="©" in line or "(c)" in line.lower(),
         quoted=any(c in line for c in '«»“”„"'),
     )
+
+
+def _is_label(line: str, interface: frozenset[str]) -> bool:
+    """ "Tags: war", "Read also: ...", "Photo: Reuters": a short prefix naming interface, or
+    a value of a word or two. "Kharkiv governor: Russian drones hit Zolochiv" is a
+    headline in the "who: what" form, not a label."""
+    if not _LABEL.match(line) or len(_WORD.findall(line)) > 6:
+        return False
+    prefix, value = line.split(":", 1)
+    named = any(w.lower() in interface for w in _WORD.findall(prefix))
+    return named or len(_WORD.findall(value)) <= 2
 
 
 def is_prose(f: Features) -> bool:
