@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from spacy.lang.en.stop_words import STOP_WORDS as EN_STOP
 from spacy.lang.ru.stop_words import STOP_WORDS as RU_STOP
@@ -73,10 +74,10 @@ def _runs_on(text: str) -> bool:
     return len(_WORD.findall(text)) >= CONTINUED_WORDS and not _SENTENCE_END.search(text)
 
 
+@cache
 def _date_words() -> frozenset[str]:
-    months = {r[0] for r in lexicon.rows("dates_months.tsv")}
-    days = {r[0] for r in lexicon.rows("dates_weekdays.tsv")}
-    return frozenset(months | days | {"updated", "published", "am", "pm", "gmt", "utc", "at"})
+    stamp = {"updated", "published", "am", "pm", "gmt", "utc", "at"}
+    return lexicon.calendar_words() | stamp
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from rapidfuzz.distance import JaroWinkler
@@ -155,19 +155,13 @@ def _stem(word: str) -> str:
     return word
 
 
-@cache
-def _calendar_words() -> frozenset[str]:
-    rows = (*lexicon.rows("dates_months.tsv"), *lexicon.rows("dates_weekdays.tsv"))
-    return frozenset(r[0].lower() for r in rows)
-
-
 @lru_cache(maxsize=1 << 16)
 def _term(word: str, name: bool) -> str:
     """Lower-cased stem; a name is marked NAME and reduced to its transliteration-neutral
     key, so spellings of one name are one term. Months and weekdays are capitalised but
     name no one: as names, any two reports of one month looked alike."""
     lower = word.lower().strip("'-")
-    if name and lower not in _calendar_words():
+    if name and lower not in lexicon.calendar_words():
         return NAME + (word_key(lower) or lower)
     return _stem(lower)
 

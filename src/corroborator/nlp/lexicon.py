@@ -36,3 +36,11 @@ def rows(name: str) -> tuple[tuple[str, ...], ...]:
 @cache
 def load_json(name: str) -> Any:
     return json.loads(text(name))
+
+
+@cache
+def calendar_words() -> frozenset[str]:
+    """Month and weekday names and abbreviations, lower case (the dates lexicons' keys)."""
+    return frozenset(
+        r[0] for name in ("dates_months.tsv", "dates_weekdays.tsv") for r in rows(name)
+    )
