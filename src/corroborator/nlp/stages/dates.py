@@ -286,16 +286,11 @@ def _anchor_year(
         return published.year - after
     # "shelled repeatedly since 2022" starts a period that runs to now: not the event's
     # year, and no earlier year can be it either.
-    since = [x.first.year or 0 for x in stated if _lower(doc, x.start - 1) == "since"]
-    floor = max(since, default=0)
-    years = [
-        y
-        for x in stated
-        if _lower(doc, x.start - 1) != "since"
-        for y in (x.first.year, x.last.year)
-        if y is not None and y >= floor
-    ]
-    return max(years) if years else None
+    starts = [x for x in stated if _lower(doc, x.start - 1) == "since"]
+    floor = max((x.first.year or 0 for x in starts), default=0)
+    years = [y for x in stated if x not in starts for y in (x.first.year, x.last.year) if y]
+    latest = max(years, default=0)
+    return latest if latest >= max(floor, 1) else None
 
 
 def _valid(p: _Partial) -> bool:
