@@ -256,3 +256,31 @@ def test_incremental_on_postgres_matches_sqlite(
     finally:
         with psycopg.connect(PG, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+BRIDGE = {
+    "a_wire.txt": "Shelling hit the covered market in Vovchansk on Tuesday morning, killing seven "
+    "traders. Rescuers pulled two women from the rubble of the market hall.\n",
+    "c_note.txt": "Голова обласної адміністрації Олег Синєгубов повідомив про сімох загиблих "
+    "продавців на ринку. Рятувальники працювали до вечора.\n",
+    "b_full.txt": "Seven traders were killed when shells struck the market in Vovchansk, governor "
+    "Oleh Syniehubov said on Tuesday. Rescuers worked in the market hall until evening.\n",
+}
+
+
+def test_a_new_report_bridging_two_stories_merges_them_in_the_database(tmp_path: Path) -> None:
+    """An English wire naming only the town and a Ukrainian note naming only the governor
+    stay apart; a report naming both joins them, and the older documents' stored story ids
+    follow, as a full relink of all three would have them."""
+    for name, text in BRIDGE.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    db = str(tmp_path / "inc.db")
+    _ingest(db, tmp_path / "a_wire.txt", tmp_path / "c_note.txt")
+    assert _groups(open_store(db))["stories"] == [["a_wire.txt"], ["c_note.txt"]]
+    _ingest(db, tmp_path / "b_full.txt")
+    store = open_store(db)
+    assert _groups(store)["stories"] == [["a_wire.txt", "b_full.txt", "c_note.txt"]]
+    stored = {r["story_id"] for r in store.rows("SELECT story_id FROM story_vectors")}
+    assert stored == {d["story_id"] for d in store.documents(with_text=False)}
+    assert relink(store).mode == "full"
+    assert _groups(store)["stories"] == [["a_wire.txt", "b_full.txt", "c_note.txt"]]

@@ -104,7 +104,8 @@ def test_ids_are_stable_and_incremental(fixture_set: tuple[list[StoryDoc], dict[
     batch = assign_stories(docs)
     # Story id is the earliest member's id, whatever the input order.
     assert assign_stories(list(reversed(docs))) == batch
-    # Linking one new document touches only its blocks and leaves earlier assignments alone.
+    # Linking one new document touches only its blocks and, unless it bridges two stories,
+    # leaves earlier assignments alone.
     index = StoryIndex()
     for d in docs:
         index.observe(d)
@@ -116,6 +117,42 @@ def test_ids_are_stable_and_incremental(fixture_set: tuple[list[StoryDoc], dict[
     assert len(index.candidates(vec)) < len(docs) - 1
     index.link(last)
     assert {k: v for k, v in index.story_of.items() if k in before} == before
+
+
+def test_a_report_bridging_two_partial_tellings_merges_their_stories() -> None:
+    """An English wire naming only the town and a Ukrainian note naming the governor share
+    too little to link; a later report telling both joins them, whichever came first."""
+    wire = StoryDoc(
+        "a",
+        "Shelling hit the covered market in Vovchansk on Tuesday morning, killing seven "
+        "traders. Rescuers pulled two women from the rubble of the market hall.",
+        places=("Vovchansk",),
+    )
+    note = StoryDoc(
+        "c",
+        "Голова обласної адміністрації Олег Синєгубов повідомив про загиблих продавців. "
+        "Рятувальники працювали до вечора.",
+        entities=("Oleh Syniehubov",),
+        places=("Vovchansk",),
+        language="uk",
+    )
+    full = StoryDoc(
+        "b",
+        "Seven traders were killed when shells struck the market in Vovchansk, governor Oleh "
+        "Syniehubov said on Tuesday. Rescuers worked in the market hall until evening.",
+        entities=("Oleh Syniehubov",),
+        places=("Vovchansk",),
+    )
+    index = StoryIndex()
+    for d in (wire, note, full):
+        index.observe(d)
+    index.link(wire)
+    index.link(note)
+    assert index.story_of == {"a": "a", "c": "c"}
+    index.link(full)
+    assert index.story_of == {"a": "a", "b": "a", "c": "a"}
+    assert index.moved == {"c": "a"}  # what incremental linking rewrites in the database
+    assert assign_stories([full, note, wire]) == index.story_of
 
 
 def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> None:

@@ -10,6 +10,7 @@ unless it is a copy candidate.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections import Counter, defaultdict
@@ -39,8 +40,10 @@ def link_new(store: Store, new_ids: list[str]) -> Links:
             entities, aliases = _entities(store, d, ex)
             links.entities += entities
             sdoc = build.story_doc(d, ex, links.duplicate_of, aliases)
-            links.story_of[doc_id] = _story(store, sdoc, n_docs)
-            links.incidents += _incidents(store, d, ex, links, aliases)
+            moved: dict[str, str] = {}
+            links.story_of[doc_id] = _story(store, sdoc, n_docs, moved)
+            links.story_of.update(moved)
+            links.incidents += _incidents(store, d, ex, links, aliases, set(moved))
             quotes = build.build_quotes([d], {doc_id: ex}, aliases)
             links.quotes += quotes
             store.execute("DELETE FROM quotes WHERE document_id = ?", (doc_id,))
@@ -313,6 +316,7 @@ class _StoredStoryIndex(stories.StoryIndex):
         self.store = store
         self.n_docs = n_docs
         self.df = _StoredCounts(store)
+        self._full: set[str] = set()  # documents whose whole vector is loaded (not a stub)
 
     def load_stories(self, doc_ids: set[str]) -> None:
         """story_of for `doc_ids` and the member lists of their stories."""
@@ -322,10 +326,24 @@ class _StoredStoryIndex(stories.StoryIndex):
         )
         stories_ = {r["story_id"] for r in rows} - self.members.keys()
         for r in state.select_in(
-            self.store, "SELECT document_id, story_id FROM story_vectors WHERE story_id", stories_
+            self.store,
+            "SELECT document_id, story_id, day FROM story_vectors WHERE story_id",
+            stories_,
         ):
             self.story_of[r["document_id"]] = r["story_id"]
+            self.day_of[r["document_id"]] = r["day"]
             self.members[r["story_id"]].append(r["document_id"])
+        for story in stories_:
+            self.members[story].sort(key=self._rank)
+
+    def _load_vectors(self, doc_ids: list[str]) -> None:
+        """The stored vectors of story members a linkage reads (candidates' are loaded)."""
+        want = [d for d in doc_ids if d not in self._full]
+        for r in state.select_in(
+            self.store, "SELECT document_id, payload FROM story_vectors WHERE document_id", want
+        ):
+            self._vecs[r["document_id"]] = state.vec_from_json(r["document_id"], r["payload"])
+        self._full.update(want)
 
     def load_postings(self, keys: list[str]) -> None:
         want = [k for k in keys if k not in self._postings]
@@ -345,15 +363,13 @@ class _StoredStoryIndex(stories.StoryIndex):
     def candidates(self, vec: stories._Vec) -> set[str]:
         self.load_postings(vec.blocks)
         found = super().candidates(vec)
-        for r in state.select_in(
-            self.store, "SELECT document_id, payload FROM story_vectors WHERE document_id", found
-        ):
-            self._vecs[r["document_id"]] = state.vec_from_json(r["document_id"], r["payload"])
+        self._load_vectors(sorted(found))
         self.load_stories(found)
         return found
 
 
-def _story(store: Store, doc: stories.StoryDoc, n_docs: int) -> str:
+def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str, str]) -> str:
+    """The new document's story; older documents whose story it merged go into `moved_to`."""
     index = _StoredStoryIndex(store, n_docs)
     counts = stories.term_counts(doc.text)
     df = index.df
@@ -368,6 +384,16 @@ def _story(store: Store, doc: stories.StoryDoc, n_docs: int) -> str:
         "INSERT INTO story_vectors (document_id, story_id, day, payload) VALUES (?,?,?,?)",
         (doc.doc_id, story, vec.day, state.vec_json(vec)),
     )
+    # The new report bridged stories: their older members now carry the merged story's id.
+    moved = sorted(index.moved.items())
+    for doc_id, new_story in moved:
+        store.execute(
+            "UPDATE story_vectors SET story_id = ? WHERE document_id = ?", (new_story, doc_id)
+        )
+        store.execute(
+            "UPDATE documents SET story_id = ? WHERE document_id = ?", (new_story, doc_id)
+        )
+    moved_to.update(moved)
     store.executemany(
         "INSERT INTO story_blocks (key, document_id) VALUES (?, ?)",
         [(k, doc.doc_id) for k in vec.blocks if doc.doc_id in index._postings[k]],
@@ -404,12 +430,20 @@ def _incidents(
     ex: dict[str, Any],
     links: Links,
     aliases: StoredAliases,
+    moved: set[str],
 ) -> list[dict[str, Any]]:
-    """Re-link the clusters some new incident could join; rewrite only those that changed."""
+    """Re-link the clusters some new incident could join, and those of documents whose
+    story the new one merged (one story anchors their incidents); rewrite only those that
+    changed."""
     new = build.incident_items([d], {d["document_id"]: ex}, links.duplicate_of, links.story_of)
-    if not new:
+    touched = {
+        r["incident_id"]
+        for r in state.select_in(
+            store, "SELECT incident_id FROM incident_items WHERE document_id", moved
+        )
+    }
+    if not new and not touched:
         return []
-    touched: set[str] = set()
     for item, _ in new:
         keys = incident_links.block_keys(item)
         for row in _candidate_rows(store, item):
@@ -431,6 +465,17 @@ def _incidents(
         item, raw = state.item_from_json(row["payload"])
         old[row["incident_id"]].add(item.key)
         pool.append((item, raw))
+    stored_story = {
+        r["document_id"]: r["story_id"]
+        for r in state.select_in(
+            store,
+            "SELECT document_id, story_id FROM story_vectors WHERE document_id",
+            {it.document_id for it, _ in pool},
+        )
+    }
+    pool = [
+        (dataclasses.replace(it, story=stored_story.get(it.document_id)), raw) for it, raw in pool
+    ]
     pool += new
     items = [it for it, _ in pool]
     groups, suggestions = incident_links.link(items)

@@ -16,14 +16,19 @@ spelled two ways (Lepetykha in English, Lepetykhy inflected in Ukrainian) match 
 Jaro-Winkler. Publication dates, when both
 are known, decay the score with distance; a missing date never vetoes.
 Candidates come from blocks (a document's rarest terms, entities and quote shingles,
-within a time window), so linking a new document touches only its blocks, never every
-stored document. Documents join the story whose members they resemble most on average; a
-story's id is its earliest member's id, so ids stay stable as documents arrive.
+within a time window), so nothing compares all pairs. Stories are clusters: two stories
+merge when their members look alike on average (the closest pair weighted in), best pair
+first. A batch is clustered at once, so the result does not depend on arrival order and a
+report that bridges two partial tellings (an English wire naming the town, a Ukrainian
+note naming the governor) joins them; a new document is placed by the same rule against
+only the stories its candidates belong to, merging them when it bridges them. A story's
+id is its earliest member's id, so ids stay stable as documents arrive.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import math
 import re
 import zlib
@@ -79,7 +84,8 @@ PENALTY_FLOOR = 0.5  # all fired conflicts together never cut a score below this
 NAME_SPELLING = 0.85  # Jaro-Winkler of two keys of one name word across spellings/languages
 # A story scoring this share of THRESHOLD but below it is a reviewer's "possible same story".
 NEAR_SHARE = 0.6
-LINK_MAX = 0.5  # weight of the closest member against the mean over the story
+LINK_MAX = 0.25  # weight of the closest pair of members against the mean over all pairs
+LINK_MEMBERS = 40  # members (earliest first) a story's linkage reads: bounded cost per merge
 
 NAME = "@"  # prefix of name terms
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
@@ -389,6 +395,9 @@ class StoryIndex:
         self._postings: dict[str, list[str]] = defaultdict(list)
         self.story_of: dict[str, str] = {}
         self.members: dict[str, list[str]] = defaultdict(list)
+        self.moved: dict[str, str] = {}  # doc -> its new story, after `link` merged stories
+        self.day_of: dict[str, int | None] = {}  # publication day of every placed document
+        self._sims: dict[tuple[str, str], float] = {}
         # doc -> (its closest member of the best story it just missed, that story's score)
         self.near: dict[str, tuple[str, float]] = {}
 
@@ -507,49 +516,137 @@ class StoryIndex:
                     del hits[cand]
         return {c for c, _ in hits.most_common(MAX_CANDIDATES)}
 
-    def link(self, doc: StoryDoc) -> str:
-        """Assign `doc` to the best existing story (or a new one) and index it."""
-        if doc.doc_id in self.story_of:
-            return self.story_of[doc.doc_id]
+    def index(self, doc: StoryDoc) -> _Vec:
+        """Vectorise `doc` (it is placed by `link` or `cluster`)."""
         self.observe(doc)
         vec = self._vector(doc)
-        story = None
-        if doc.duplicate_of and doc.duplicate_of in self.story_of:
-            story = self.story_of[doc.duplicate_of]
-        else:
-            story = self._best_story(vec)
-        story = story or doc.doc_id
-        self.story_of[doc.doc_id] = story
-        self.members[story].append(doc.doc_id)
         self._vecs[doc.doc_id] = vec
+        self.day_of[doc.doc_id] = vec.day
+        return vec
+
+    def post(self, vec: _Vec) -> None:
+        """Add a document to the blocks later documents find their candidates in."""
         for key in vec.blocks:
             postings = self._postings[key]
             if len(postings) <= MAX_POSTINGS:  # past the cap the key is never used again
-                postings.append(doc.doc_id)
+                postings.append(vec.doc_id)
+
+    def link(self, doc: StoryDoc) -> str:
+        """Place one new document: it joins the story it resembles most, and a story that
+        now resembles another as a whole (the new report bridges two partial tellings)
+        merges with it. `moved` holds the older documents whose story changed."""
+        self.moved = {}
+        if doc.doc_id in self.story_of:
+            return self.story_of[doc.doc_id]
+        vec = self.index(doc)
+        candidates = self.candidates(vec)
+        self.post(vec)
+        if doc.duplicate_of and doc.duplicate_of in self.story_of:
+            return self._join(doc.doc_id, self.story_of[doc.duplicate_of])
+        story = self._join(doc.doc_id, doc.doc_id)
+        neighbours = {self.story_of[c] for c in candidates} - {story}
+        while neighbours:
+            score, other = max((self.linkage(story, t), t) for t in sorted(neighbours))
+            if score < self.threshold:
+                break
+            neighbours.discard(other)
+            story = self._merge(story, other)
+        self._near(doc.doc_id, neighbours)
+        self.moved.pop(doc.doc_id, None)
+        return self.story_of[doc.doc_id]
+
+    def cluster(self, doc_ids: Sequence[str], copies: dict[str, str]) -> None:
+        """Link indexed documents at once: average-link agglomeration, the best-scoring
+        pair of stories merged first while any pair reaches the threshold. Unlike joining
+        one document at a time, the result does not depend on arrival order, and a report
+        that bridges two partial tellings joins them. `copies` (copy -> original) start
+        in their original's story."""
+        for d in doc_ids:
+            self._join(d, self.story_of.get(copies.get(d, ""), d))
+        near: dict[str, set[str]] = defaultdict(set)
+        for d in doc_ids:
+            for c in self.candidates(self._vecs[d]):
+                a, b = self.story_of[d], self.story_of[c]
+                if a != b:
+                    near[a].add(b)
+                    near[b].add(a)
+        heap = [(-self.linkage(a, b), a, b) for a in sorted(near) for b in sorted(near[a]) if a < b]
+        heapq.heapify(heap)
+        while heap and -heap[0][0] >= self.threshold:
+            score, a, b = heapq.heappop(heap)
+            if b not in near.get(a, ()):
+                continue  # one of them merged since
+            now = self.linkage(a, b)
+            if now != -score:  # one of them grew since: score it again
+                heapq.heappush(heap, (-now, a, b))
+                continue
+            merged = self._merge(a, b)
+            others = (near.pop(a) | near.pop(b)) - {a, b}
+            near[merged] = others
+            for t in others:
+                near[t] -= {a, b}
+                near[t].add(merged)
+                x, y = sorted((merged, t))
+                heapq.heappush(heap, (-self.linkage(x, y), x, y))
+        for d in doc_ids:
+            self._near(d, near[self.story_of[d]])
+
+    def linkage(self, a: str, b: str) -> float:
+        """How much two stories look like one: the mean similarity of their members (pairs
+        outside each other's blocks count too) with the closest pair weighted in."""
+        xs, ys = self.members[a][:LINK_MEMBERS], self.members[b][:LINK_MEMBERS]
+        self._load_vectors([*xs, *ys])
+        sims = [self._sim(x, y) for x in xs for y in ys]
+        return (1 - LINK_MAX) * sum(sims) / len(sims) + LINK_MAX * max(sims)
+
+    def _load_vectors(self, doc_ids: list[str]) -> None:
+        """Vectors are all in memory here; a stored index reads them on demand."""
+
+    def _sim(self, a: str, b: str) -> float:
+        key = (a, b) if a < b else (b, a)
+        if key not in self._sims:
+            self._sims[key] = self.similarity(self._vecs[a], self._vecs[b])
+        return self._sims[key]
+
+    def _rank(self, doc_id: str) -> tuple[bool, int, str]:
+        day = self.day_of.get(doc_id)
+        return (day is None, day or 0, doc_id)
+
+    def _join(self, doc_id: str, story: str) -> str:
+        """Add a document to a story, members kept earliest first."""
+        self.story_of[doc_id] = story
+        members = self.members[story]
+        members.append(doc_id)
+        members.sort(key=self._rank)
         return story
 
-    def _best_story(self, vec: _Vec) -> str | None:
-        """The story scoring highest at or above the threshold; the best one scoring just
-        below it (and not joined) is kept in `near` as a suggestion for a reviewer."""
-        per_story: dict[str, list[tuple[float, str]]] = defaultdict(list)
-        for cand in self.candidates(vec):
-            sim = self.similarity(vec, self._vecs[cand])
-            if sim > 0:
-                per_story[self.story_of[cand]].append((sim, cand))
-        best, best_score = None, self.threshold
-        near: tuple[float, str] | None = None
-        for story, sims in per_story.items():
-            mean = sum(s for s, _ in sims) / len(
-                self.members[story]
-            )  # members outside the blocks count 0
-            score = (1 - LINK_MAX) * mean + LINK_MAX * max(s for s, _ in sims)
-            if score >= best_score:
-                best, best_score = story, score
+    def _merge(self, a: str, b: str) -> str:
+        """One story of two; its id is its earliest member's, so ids stay stable."""
+        members = sorted(self.members.pop(a) + self.members.pop(b), key=self._rank)
+        story = members[0]
+        self.members[story] = members
+        for m in members:
+            if self.story_of.get(m) != story:
+                self.story_of[m] = story
+                self.moved[m] = story
+        return story
+
+    def _near(self, doc_id: str, stories: set[str]) -> None:
+        """Keep the story `doc_id`'s story just missed (and not joined) as a suggestion for a
+        reviewer: the closest member of the best-scoring one, with that story's score."""
+        own = self.story_of[doc_id]
+        best: tuple[float, str] | None = None
+        for t in sorted(stories - {own}):
+            if t not in self.members:
+                continue
+            score = self.linkage(own, t)
             if self.threshold * NEAR_SHARE <= score < self.threshold:
-                near = max(near or (0.0, ""), (score, max(sims)[1]))
-        if near:
-            self.near[vec.doc_id] = (near[1], round(near[0], 4))
-        return best
+                closest = max(self.members[t][:LINK_MEMBERS], key=lambda m: self._sim(doc_id, m))
+                best = max(best or (0.0, ""), (round(score, 4), closest))
+        if best:
+            self.near[doc_id] = (best[1], best[0])
+        else:
+            self.near.pop(doc_id, None)
 
 
 def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
@@ -569,11 +666,11 @@ def assign_stories(
         index.observe(d)
     ids = {d.doc_id for d in docs}
     ordered = _order(docs)
-    # Copies go after their originals so they inherit the original's story.
-    originals = [d for d in ordered if not (d.duplicate_of and d.duplicate_of in ids)]
-    copies = [d for d in ordered if d.duplicate_of and d.duplicate_of in ids]
-    for d in originals + copies:
-        index.link(d)
+    for d in ordered:
+        index.post(index.index(d))
+    copies = {d.doc_id: d.duplicate_of for d in ordered if d.duplicate_of in ids}
+    # Originals first, so each copy starts in its original's story.
+    index.cluster([d.doc_id for d in ordered if d.doc_id not in copies] + list(copies), copies)
     return {d.doc_id: index.story_of[d.doc_id] for d in docs}
 
 
