@@ -11,11 +11,11 @@ over every document of the set.
     python benchmarks/stories_baseline.py [SET ...] [--fresh] [--oracle]
 
 Sets: retellings_dev retellings_heldout hard_dev hard_heldout blind blind2 blind3 examples
-ecb_dev ecb_train ecb_dev_cut ecb_train_cut (the `_cut` ECB+ variants are transformed like a
-scraper's output: page furniture above, cut at 2,000 characters mid-sentence, no dates).
-With no SET, every set but the held-out ones (hard_heldout, blind, blind3: scored once, at
-the end). Every document of a set is scored, one in no `same_story` record being its own
-story. `--oracle` also prints the baseline at its best threshold in hindsight, per set.
+ru_uk ru_uk_heldout ecb_dev ecb_train ecb_dev_cut ecb_train_cut (the `_cut` ECB+ variants
+are transformed like a scraper's output: page furniture above, cut at 2,000 characters
+mid-sentence, no dates). With no SET, every set but the held-out ones (hard_heldout,
+blind, blind3: scored once, at the end). Every document of a set is scored, one in no
+`same_story` record being its own story. `--oracle` also prints the baseline at its best threshold in hindsight, per set.
 """
 
 from __future__ import annotations
@@ -60,9 +60,13 @@ FOLDERS = {
     "blind3": ROOT / "tests/fixtures/retellings/blind3",
     "examples": ROOT / "examples",
 }
+RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
+    "ru_uk": ROOT / "tests/fixtures/ru_uk",
+    "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
+}
 HELD = ("hard_heldout", "blind", "blind3")  # scored once, at the end
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
-DEFAULT = [s for s in (*FOLDERS, *ECB) if s not in HELD]
+DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
 
 def baseline_stories(
@@ -130,6 +134,8 @@ def _prepare(name: str) -> tuple[Path, Path]:
     """(docs path, gold path) of a set, writing the ECB+ ones into the cache."""
     if name in FOLDERS:
         return FOLDERS[name] / "docs", FOLDERS[name] / "gold.jsonl"
+    if name in RU_UK:
+        return RU_UK[name] / "docs.jsonl", RU_UK[name] / "gold.jsonl"
     split, cut = name.split("_")[1], name.endswith("_cut")
     records, gold = _ecb(split, cut)
     docs, gold_path = CACHE / f"{name}.jsonl", CACHE / f"{name}.gold.jsonl"
