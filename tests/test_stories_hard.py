@@ -48,9 +48,11 @@ def hard_dev(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def test_hard_dev_retellings_link_and_lookalikes_stay_apart(hard_dev: dict[str, Any]) -> None:
-    # measured when tuned: P 1.00 R 0.57 F1 0.727 (before: P 0.68 R 0.43 F1 0.525)
+    # measured: P .91 R .80 F1 .848 since stories are clustered (the Kherson market strike,
+    # a look-alike, joins the bus-stop story it shares a city and officials with); P 1.00
+    # R .57 F1 .727 when documents joined one at a time; P .68 R .43 F1 .525 before that.
     score = hard_dev["eval"]
-    assert score["precision"] >= 0.95 and score["f1"] >= 0.70, score
+    assert score["precision"] >= 0.88 and score["f1"] >= 0.82, score
     assert abs(score["f1"] - hard_dev["linker"][2]) < 1e-6  # eval counts the same pairs
 
 
@@ -72,18 +74,28 @@ def test_hard_heldout_retellings(tmp_path: Path) -> None:
 HELDOUT_FLOOR = 0.78
 
 
-def test_blind_retellings_with_their_lookalikes(tmp_path: Path) -> None:
-    """Written by someone who never saw the linker (tests/fixtures/retellings/blind), scored
-    once untouched: P .667 R .867 F1 .754, baseline .588. Every document counts, a
-    look-alike in no gold record being its own story (eval, which sees only files the gold
-    names, reports F1 .929 because it cannot see the look-alikes that joined)."""
-    folder = RETELLINGS / "blind"
+# Sets written by helpers who never saw the linker; every document counts, a look-alike in
+# no gold record being its own story (eval, which sees only files the gold names, cannot
+# see a look-alike that joined a story). (set, documents, F1 floor, recall floor):
+# - blind: scored once untouched at P .667 R .867 F1 .754 (baseline .588), before the
+#   linker clustered stories;
+# - blind2: the development set of the clustering linker (P .93 R .90 F1 .912 when tuned;
+#   the linker before it .687, baseline .726);
+# - blind3: held out, scored once at the end.
+BLIND_SETS = [("blind", 28, 0.72, 0.8), ("blind2", 42, 0.88, 0.85)]
+
+
+@pytest.mark.parametrize(("part", "n_docs", "floor", "recall"), BLIND_SETS)
+def test_blind_retellings_with_their_lookalikes(
+    tmp_path: Path, part: str, n_docs: int, floor: float, recall: float
+) -> None:
+    folder = RETELLINGS / part
     run = ingest_and_score(tmp_path, folder / "docs", folder / "gold.jsonl")
     gold = baseline.gold_labels(folder / "gold.jsonl")
     docs = {d["source_file"]: d for d in run["documents"]}
-    assert len(docs) == 28 and set(gold) < set(docs)
+    assert len(docs) == n_docs and set(gold) < set(docs)
     labels = {f: gold.get(f, "f:" + f) for f in docs}
     linker = pairwise_prf({f: d["story_id"] for f, d in docs.items()}, labels)
     base = pairwise_prf(baseline.baseline_stories({f: d["text"] for f, d in docs.items()}), labels)
-    assert linker[2] >= 0.72 and linker[1] >= 0.8, linker
+    assert linker[2] >= floor and linker[1] >= recall, linker
     assert linker[2] > base[2], (linker, base)
