@@ -48,11 +48,17 @@ def default_jobs() -> int:
 
 
 def _warm() -> None:
-    """Load the pipeline in a fresh worker before its first batch arrives."""
+    """Load the pipeline (here, or in a fresh worker before its first batch arrives), then
+    freeze what is alive: the model and the gazetteer's million objects leave the garbage
+    collector's reach, so its full collections during extraction stop walking them (about
+    2 s per 240 texts) and forked workers stop dirtying their shared pages."""
+    import gc
+
     from corroborator.nlp.pipeline import default_stages, load_nlp
 
     load_nlp()
     default_stages()
+    gc.freeze()
 
 
 def _pool_context() -> tuple[Any, Any]:
@@ -158,6 +164,8 @@ def process(
         # four batches per worker at least, so the last one to finish does not idle the rest
         results = _run_pool(store, todo, min(batch, -(-len(todo) // (4 * jobs))), jobs)
     else:
+        if todo:
+            _warm()
         results = _run_local(store, todo, batch)
     with tqdm(
         total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
