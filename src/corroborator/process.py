@@ -9,13 +9,14 @@ this process stays the one writer of the database.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from corroborator.errors import CorroboratorError
 from corroborator.storage.db import Store
 
+T = TypeVar("T")
 Batch = list[tuple[str, str, str | None, str | None]]  # (document_id, text, published, language)
 
 
@@ -59,6 +60,59 @@ def _warm() -> None:
     load_nlp()
     default_stages()
     gc.freeze()
+
+
+def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
+    """`run()` in a forked child while this process loads the pipeline; `run`'s result.
+
+    For a pool of two or more workers on Linux: the archiving and language detection of an
+    ingest then overlap the model and gazetteer load (each takes seconds) instead of
+    preceding it, and the pool still forks from this process, models loaded. `run` must
+    open its own database connection (a forked child may not use this one); it leaves by
+    `os._exit`, so the inherited one is never closed, and dies with this process. With one
+    job, or no fork, `run()` simply runs here first.
+    """
+    import multiprocessing
+    import sys
+
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 2 or sys.platform != "linux":
+        return run()
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_run_child, args=(run, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        _warm()
+        try:
+            ok, value = receive.recv()
+        except EOFError:
+            raise CorroboratorError(f"ingest worker died (exit code {child.exitcode})") from None
+    finally:
+        child.join()
+    if not ok:
+        raise value
+    return value
+
+
+def _run_child(run: Callable[[], Any], send: Any) -> None:
+    import ctypes
+    import pickle
+    import signal
+
+    # die with the parent (PR_SET_PDEATHSIG): a killed ingest leaves no writer behind
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    try:
+        result: tuple[bool, Any] = (True, run())
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        try:
+            pickle.loads(pickle.dumps(exc))  # an exception with its own __init__ may not load
+            result = (False, exc)
+        except Exception:  # noqa: BLE001
+            result = (False, CorroboratorError(f"{type(exc).__name__}: {exc}"))
+    send.send(result)
+    send.close()
 
 
 def _pool_context() -> tuple[Any, Any]:
