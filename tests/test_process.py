@@ -107,3 +107,21 @@ def test_quote_heavy_fragments_keep_offsets(text: str) -> None:
     for inc in ex.incidents:
         for m in inc.mentions:
             assert text[m.start : m.end] == m.text
+
+
+def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None:
+    import os
+
+    import pytest
+
+    from corroborator.errors import CorroboratorError, InputError
+    from corroborator.process import warm_up_beside
+
+    assert warm_up_beside(lambda: os.getpid(), jobs=2) != os.getpid()  # ran in a child
+    assert warm_up_beside(lambda: os.getpid(), jobs=1) == os.getpid()
+
+    def fail() -> None:
+        raise InputError("x.txt", "unreadable")
+
+    with pytest.raises(CorroboratorError, match="x.txt: unreadable"):
+        warm_up_beside(fail, jobs=2)

@@ -88,23 +88,39 @@ def ingest(
 ) -> None:
     """Archive files or folders (txt, html, json/jsonl, warc, pdf, Telegram exports);
     extract and link."""
+    store = c.store
+    archive_root = c.archive_root
+    if no_extract or dask:
+        report = _ingest(store, archive_root, paths, quiet)
+    else:  # with a pool: archive in a child while this process loads the models
+        from corroborator.process import warm_up_beside
+
+        def run() -> IngestReport:
+            own = open_store(store.url)
+            try:
+                return _ingest(own, archive_root, paths, quiet)
+            finally:
+                own.close()
+
+        report = warm_up_beside(run, jobs)
+    _finish_ingest(store, report, quiet, no_extract, dask, jobs)
+    if report.rejected:
+        sys.exit(1)
+
+
+def _ingest(store: Store, archive_root: Path, paths: tuple[str, ...], quiet: bool) -> IngestReport:
     from tqdm import tqdm
 
     from corroborator.ingest.archive import Archive
     from corroborator.ingest.readers import walk
     from corroborator.ingest.runner import ingest_paths
 
-    store = c.store
-    archive = Archive(c.archive_root)
     files = sum(1 for _ in walk(list(paths)))
     bar = tqdm(total=files, unit="file", desc="ingest", disable=not _progress(quiet), leave=False)
     try:
-        report = ingest_paths(store, archive, paths, on_file=lambda _p: bar.update(1))
+        return ingest_paths(store, Archive(archive_root), paths, on_file=lambda _p: bar.update(1))
     finally:
         bar.close()
-    _finish_ingest(store, report, quiet, no_extract, dask, jobs)
-    if report.rejected:
-        sys.exit(1)
 
 
 def _finish_ingest(

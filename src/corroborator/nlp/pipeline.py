@@ -67,14 +67,26 @@ def newline_sentences(doc: Doc) -> Doc:
 
 @lru_cache(maxsize=1)
 def load_nlp() -> Language:
-    """The English pipeline with the gazetteer ruler in front of `ner` (built once, cached)."""
+    """The English pipeline with the gazetteer ruler in front of `ner` (built once, cached).
+
+    The collector is off while the gazetteer loads: its million long-lived objects would
+    trigger full collections costing about a second. (Not around `spacy.load`: srsly turns
+    the collector back on.)"""
+    import gc
+
     import spacy
 
     from corroborator.nlp import geotagger
 
     nlp = spacy.load(SPACY_MODEL)
     nlp.add_pipe("newline_sentences", before="parser")
-    geotagger.add_ruler(nlp)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        geotagger.add_ruler(nlp)
+    finally:
+        if collecting:
+            gc.enable()
     return nlp
 
 

@@ -86,10 +86,20 @@ def longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> lis
     return best
 
 
+@lru_cache(maxsize=64)
+def _firsts(grams: frozenset[tuple[str, ...]]) -> frozenset[str]:
+    return frozenset(g[0] for g in grams if g)
+
+
 def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
-    """Tokens that start a lexicon n-gram."""
+    """Tokens that start a lexicon n-gram (most fail at their first word: tested first)."""
     toks = sorted(tokens, key=lambda t: t.i)
-    return [t for i, t in enumerate(toks) if longest(toks, i, grams)]
+    firsts = _firsts(grams)
+    return [
+        t
+        for i, t in enumerate(toks)
+        if (t.lower_ in firsts or low(t) in firsts) and longest(toks, i, grams)
+    ]
 
 
 def victim_groups(tokens: list[Token]) -> set[str]:

