@@ -193,3 +193,19 @@ def test_a_country_named_in_the_sentence_decides_a_namesake(nlp: Language) -> No
     )
     refs = places(nlp, text)
     assert refs["Tripoli"].country == "LB"
+
+
+def test_a_name_placed_by_its_qualifier_keeps_that_place_in_the_document(nlp: Language) -> None:
+    """The dateline's "POKROVSK, Ukraine" places the bare "Pokrovsk" later in the text too;
+    alone, a Russian word nearby drew that mention to Pokrovsk in Saratov oblast."""
+    text = (
+        "POKROVSK, Ukraine - Shells hit a crowded square on Monday, officials said.\n\n"
+        "A Russian drone struck an aid truck in the eastern town of Pokrovsk an hour later, "
+        "killing its driver, the Russian-installed authorities across the line said nothing."
+    )
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    towns = [p for p in ctx.extraction.places if p.text.lower() == "pokrovsk"]
+    assert len(towns) == 2
+    assert {(p.country, p.admin1) for p in towns} == {("UA", "Donetsk")}

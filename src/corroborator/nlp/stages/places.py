@@ -279,10 +279,13 @@ class Resolver:
         ]
         out = list(first)
         named = {p.country for p in first if p is not None and p.kind == "country"}
+        qualified_at: list[int] = []  # mentions a qualifier placed ("POKROVSK, Ukraine")
         for i, (m, pool) in enumerate(zip(mentions, pools, strict=True)):
             if not pool:
                 continue
             pool, qualified = self._qualified(i, mentions, first, text, pool)
+            if qualified:
+                qualified_at.append(i)
             anchors = [
                 p
                 for k, p in enumerate(first)
@@ -320,6 +323,17 @@ class Resolver:
                 out[i] = None  # a small town only across a border, far from the story
                 continue
             out[i] = best
+        # One place per name in a document: "POKROVSK, Ukraine" in the dateline places the
+        # bare "Pokrovsk" of the next sentence too (it had gone to a namesake in Russia).
+        tied_by: dict[str, Place] = {}
+        for i in qualified_at:
+            reading = out[i]
+            if reading is not None:
+                tied_by.setdefault(mentions[i].lookup.lower(), reading)
+        for i, m in enumerate(mentions):
+            placed = tied_by.get(m.lookup.lower())
+            if placed is not None and out[i] is not None and placed in pools[i]:
+                out[i] = placed
         return [self._named_area(m, p) for m, p in zip(mentions, out, strict=True)]
 
     def _named_area(self, m: _Mention, p: Place | None) -> Place | None:
