@@ -546,6 +546,8 @@ class StoryIndex:
         if doc.doc_id in self.story_of:
             return self.story_of[doc.doc_id]
         vec = self.index(doc)
+        # Candidates first, copies too: a stored index loads each block's postings there,
+        # and posting into a block not yet loaded would ignore its cap.
         candidates = self.candidates(vec)
         self.post(vec)
         if doc.duplicate_of and doc.duplicate_of in self.story_of:
@@ -595,8 +597,9 @@ class StoryIndex:
                 near[t].add(merged)
                 x, y = sorted((merged, t))
                 heapq.heappush(heap, (-self.linkage(x, y), x, y))
+        scores: dict[tuple[str, str], float] = {}  # one linkage per pair of final stories
         for d in doc_ids:
-            self._near(d, near[self.story_of[d]])
+            self._near(d, near[self.story_of[d]], scores)
 
     def linkage(self, a: str, b: str) -> float:
         """How much two stories look like one: the mean similarity of their members (pairs
@@ -638,15 +641,22 @@ class StoryIndex:
                 self.moved[m] = story
         return story
 
-    def _near(self, doc_id: str, stories: set[str]) -> None:
+    def _near(
+        self, doc_id: str, stories: set[str], scores: dict[tuple[str, str], float] | None = None
+    ) -> None:
         """Keep the story `doc_id`'s story just missed (and not joined) as a suggestion for a
-        reviewer: the closest member of the best-scoring one, with that story's score."""
+        reviewer: the closest member of the best-scoring one, with that story's score.
+        `scores` memoises story linkages while no story changes (every member of a story
+        asks about the same neighbours)."""
         own = self.story_of[doc_id]
         best: tuple[float, str] | None = None
+        scores = {} if scores is None else scores
         for t in sorted(stories - {own}):
             if t not in self.members:
                 continue
-            score = self.linkage(own, t)
+            if (own, t) not in scores:
+                scores[(own, t)] = self.linkage(own, t)
+            score = scores[(own, t)]
             if self.threshold * NEAR_SHARE <= score < self.threshold:
                 closest = max(self.members[t][:LINK_MEMBERS], key=lambda m: self._sim(doc_id, m))
                 best = max(best or (0.0, ""), (round(score, 4), closest))
