@@ -53,6 +53,18 @@ NOT_INCIDENTS = {
     "earlier_year": [
         "Last year, government planes bombed a clinic in Kafr Zita and a bakery in Hama.",
         "The region has not recovered from the 2015 shelling of Debaltseve.",
+        "Earlier this year a rocket attack on a crowded square in Kramatorsk killed 11 people.",
+    ],
+    "kind_of_target": [
+        "The air force has been accused of bombing bakeries and water stations for years.",
+    ],
+    "inquiry_topic": ["Highlights from a commission of inquiry into abuses in Tigray"],
+    "condition_of_law": [
+        "Murder may amount to a crime against humanity when it is part of a widespread attack "
+        "on civilians, the lawyers wrote.",
+    ],
+    "done_by_anyone": [
+        "The ministry promised to jail any officer found to have tortured detainees.",
     ],
     "generic": [
         "Government jets bomb schools and clinics in the valley every week, residents say.",
@@ -105,7 +117,56 @@ STILL_INCIDENTS = [
         "The drone strike killed four people at a bus stop in Kherson, officials said.",
         ["attack_populated_area"],
     ),
+    (
+        "A mortar round hit a minibus outside Hulyaipole on Friday, killing three passengers.",
+        ["attack_populated_area"],
+    ),
+    (
+        "The attack on the bakery in Kafr Zita may amount to a war crime, the lawyers wrote.",
+        ["attack_populated_area"],
+    ),
+    (
+        "Rebels executed six farmers after a raid on Mbau, the governor said.",
+        ["killing_civilians"],
+    ),
 ]
+
+CAPTIVES = [
+    # the victims' surrender or binding, in their own clause or the sentence before
+    "Two marines came out of the basement and surrendered, and were then shot in the yard.",
+    'His brother stood with his hands raised. "They fired at him anyway," she said.',
+    "Guards tied up the four men behind the school before they were shot.",
+]
+NOT_CAPTIVES = [
+    # the cue is about someone else: the speaker, or another group
+    "A captured sergeant described how his platoon commander was killed by shelling.",
+    "Officials said 40 soldiers were killed in the fighting and 12 others surrendered.",
+]
+
+
+@pytest.mark.parametrize("text", CAPTIVES)
+def test_surrendered_or_bound_victims_are_captives(types_of, text: str) -> None:
+    assert types_of(text) == ["killing_captives"]
+
+
+@pytest.mark.parametrize("text", NOT_CAPTIVES)
+def test_a_cue_about_others_makes_no_captives(types_of, text: str) -> None:
+    assert "killing_captives" not in types_of(text)
+
+
+def test_toll_of_a_recalled_act_stays_with_it() -> None:
+    """'a month after the massacre in X, where soldiers killed 147': 147 is not today's toll."""
+    nlp = load_nlp()
+    ctx = DocContext(
+        doc=nlp(
+            "Soldiers killed at least 23 villagers in Seno on Sunday, a rights group said.\n\n"
+            "The killings came weeks after the massacre in Dori, where troops were accused of "
+            "killing 210 people."
+        )
+    )
+    for stage in default_stages():
+        stage(ctx)
+    assert [(i.type, i.killed.low) for i in ctx.extraction.incidents] == [("killing_civilians", 23)]
 
 
 @pytest.mark.parametrize(

@@ -35,9 +35,16 @@ def _token_at(doc: Doc, char: int) -> Token | None:
     return span[0] if span is not None and len(span) else None
 
 
-def binds(doc: Doc, count: Count, triggers: list[Token]) -> bool:
-    """False when the count hangs from another killing verb than any of these triggers."""
+def binds(doc: Doc, count: Count, triggers: list[Token], recalled: set[int]) -> bool:
+    """False when the count hangs from another killing verb than any of these triggers, or
+    from an earlier act the report recalls (`recalled`: trigger indices): 'a year after the
+    massacre in Karma, where soldiers killed 147'."""
     tok = _token_at(doc, count.start)
+    if tok is not None and recalled:
+        acts = recalled | {t.i for t in triggers}
+        above = next((t.i for t in (tok, *tok.ancestors) if t.i in acts), None)
+        if above in recalled:
+            return False
     own = _verb(tok) if tok is not None else None
     if own is None or _outcome_word(own) is None:
         return True

@@ -31,11 +31,15 @@ def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
 
 
 def fill(
-    g: Group, units: list[Span], ctx: DocContext, doc_hedges: list[tuple[TextSpan, bool]]
+    g: Group,
+    units: list[Span],
+    ctx: DocContext,
+    doc_hedges: list[tuple[TextSpan, bool]],
+    recalled: set[int],
 ) -> DocIncident:
     """The incident's fields; `doc_hedges` are the report's disclaimers that can qualify
     it, each flagged when it is about figures (then it qualifies only an incident told
-    with a figure)."""
+    with a figure); `recalled` are the triggers of earlier acts, whose tolls are theirs."""
     ex = ctx.extraction
     doc = ctx.doc
     ms = sorted(g.mentions, key=lambda m: m.unit)
@@ -56,7 +60,7 @@ def fill(
             for s in spans
             for c in _within(s.start, s.end, ex.counts)
             if c.outcome == outcome and (c.counted is None or c.counted in victims)
-            if counts.binds(doc, c, triggers)
+            if counts.binds(doc, c, triggers, recalled)
         ]
         if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
             best = max(

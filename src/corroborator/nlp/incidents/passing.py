@@ -14,6 +14,7 @@ from __future__ import annotations
 from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import clause_verb, is_noun, words
+from corroborator.nlp.incidents.roles import is_person
 
 _PRESENT = ("VBZ", "VBP")
 _SPECIFIC_DETS = ("this", "that", "these", "those")
@@ -71,6 +72,8 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     headline's present ('Missile hits block, killing nine') tells one past event."""
     if headline:
         return False
+    if trig.lower_.endswith("ing") and _kind_of_targets(trig):
+        return True  # the parser tags some gerunds as nouns ('accused of bombing bakeries')
     if is_noun(trig):
         verb = clause_verb(trig)
         if verb is None or not _bare(trig) or trig.tag_ not in ("NNS", "NN"):
@@ -86,6 +89,19 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
 
 
+def _kind_of_targets(trig: Token) -> bool:
+    """'accused of striking weddings and funerals throughout the conflict', 'shelling
+    hospitals': a gerund whose targets are bare plural things, with no place or number
+    or day of its own, names a kind of act (the parser may make the gerund the noun's modifier)."""
+    objs = [c for c in trig.children if c.dep_ == "dobj"]
+    if not objs and trig.dep_ == "amod":
+        objs = [trig.head]
+    if not objs or not all(o.tag_ == "NNS" and _bare(o) and not is_person(o) for o in objs):
+        return False
+    told = [t for o in objs for t in o.subtree] + [c for c in trig.children if c.dep_ == "prep"]
+    return not any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in told)
+
+
 def legal_definition(trig: Token) -> bool:
     """'Torture is defined as', 'deliberate attacks on civilians are a war crime', 'killing
     a soldier who has surrendered is a war crime': the law on a kind of act (the act may
@@ -96,7 +112,28 @@ def legal_definition(trig: Token) -> bool:
         if cur.dep_ in subjects or cur.head.i == cur.i:
             break
         cur = cur.head
-    return cur.dep_ in subjects and _defines(cur)
+    return (cur.dep_ in subjects and _defines(cur)) or _condition_of_law(trig)
+
+
+def _condition_of_law(trig: Token) -> bool:
+    """'Sexual violence may constitute a crime against humanity when it is committed as part
+    of a widespread or systematic attack': an indefinite act in the condition of a statement
+    of the law is part of the definition ('the attack on the market' would be one act)."""
+    if not is_noun(trig) or _definite(trig) or any(c.like_num for c in trig.children):
+        return False
+    cur = trig
+    while cur.head.i != cur.i:
+        marks = {c.lower_ for c in cur.children if c.dep_ in ("mark", "advmod")}
+        if cur.dep_ == "advcl" and marks & {"when", "if", "where", "whenever"}:
+            return _present(cur.head) and _states_law(cur.head)
+        cur = cur.head
+    return False
+
+
+def _states_law(verb: Token) -> bool:
+    said = [verb, *(c for c in verb.children if c.dep_ in ("attr", "acomp", "dobj", "xcomp"))]
+    legal = words()["legal"]
+    return any(t.lemma_.lower() in legal or t.lower_ in legal for t in said)
 
 
 def _defines(trig: Token) -> bool:
@@ -113,10 +150,9 @@ def _defines(trig: Token) -> bool:
     verb = trig.head
     if not _present(verb):
         return False
-    said = [verb, *(c for c in verb.children if c.dep_ in ("attr", "acomp", "dobj", "xcomp"))]
-    said += [g for c in verb.children if c.dep_ == "prep" for g in c.children]
+    preps = [g for c in verb.children if c.dep_ == "prep" for g in c.children]
     legal = words()["legal"]
-    return any(t.lemma_.lower() in legal or t.lower_ in legal for t in said)
+    return _states_law(verb) or any(t.lemma_.lower() in legal or t.lower_ in legal for t in preps)
 
 
 def retold_in_passing(trig: Token) -> bool:
@@ -157,9 +193,11 @@ def earlier_year(trig: Token) -> bool:
     frames = [c for c in trig.children if c.dep_ in ("nummod", "compound", "amod")]
     if any(_year(c) for c in frames):
         return True
-    if verb is None:
-        return False
-    for c in verb.children:
+    # the parser may hang the time on the act's subject ('Earlier this year a missile
+    # strike ... killed 17': 'year' modifies 'strike')
+    heads = [trig] if verb is None or verb.i == trig.i else [trig, verb]
+    heads += [c for c in heads[-1].children if c.dep_ in ("nsubj", "nsubjpass")]
+    for c in (c for h in heads for c in h.children):
         if c.dep_ not in ("npadvmod", "advmod", "prep"):
             continue
         sub = list(c.subtree)

@@ -194,6 +194,13 @@ def kill_type(
         return "killing_captives", victims, False, False
     if victims & {"own_soldiers", "deserters"}:
         return "killing_own_forces", victims, False, False
+    # 'the three had surrendered and were executed', 'walking out with their hands raised
+    # before troops open fire on them': the sentence makes soldiers or 'them' captives
+    unnamed = not victims or (has(words, "combatants") and victims <= {"civilians"})
+    cues = matches(_with_previous(unit), lex.terms["captive_cues"])
+    if unnamed and any(_cue_on_victims(c, agents, full, pronoun_only) for c in cues):
+        vague = pronoun_only or not patient  # 'they shot him': who he was is told elsewhere
+        return "killing_captives", victims - {"civilians"} | {"prisoners_of_war"}, vague, False
     if pronoun_only or not patient:
         if unit_own:  # vague: a typed killing in the same sentence overrides
             return "killing_own_forces", {"own_soldiers"}, True, False
@@ -212,6 +219,47 @@ def kill_type(
     if victims:
         return "killing_civilians", victims | {"civilians"}, False, False
     return "killing_civilians", {"civilians"}, True, False
+
+
+def _cue_on_victims(cue: Token, agents: list[Token], patient: list[Token], pronoun: bool) -> bool:
+    """The surrender or binding is told of the victims ('the three had surrendered and
+    were executed'; 'He had his hands up. They shot him'), not of a speaker ('a captured
+    soldier described how his comrade was killed') or another group ('1,300 troops killed
+    and 500 Russians surrendered')."""
+    owner = _owner(cue)
+    if owner is None or owner in patient:
+        return owner is not None or pronoun
+    return pronoun and owner not in agents
+
+
+def _owner(cue: Token) -> Token | None:
+    """Whom a cue word is told of: its verb's subject, or the noun it hangs from."""
+    cur = cue
+    for _ in range(6):
+        if cur.pos_ in ("VERB", "AUX"):
+            subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass")]
+            if subj:
+                return subj[0]
+            if cur.dep_ not in ("acl", "relcl", "amod", "conj"):  # 'came out and surrendered'
+                return None
+        elif cur.pos_ in ("NOUN", "PROPN", "PRON") and cur.i != cue.i:
+            return cur
+        if cur.head.i == cur.i:
+            return None
+        cur = cur.head
+    return None
+
+
+def _with_previous(unit: Span) -> list[Token]:
+    """The unit and the sentence before it in its paragraph ('He had his hands up. They
+    shot him anyway.')."""
+    doc = unit.doc
+    if unit.start == 0:
+        return list(unit)
+    prev = doc[unit.start - 1].sent
+    if "\n\n" in doc.text[prev.end_char : unit.start_char] or "\n\n" in prev.text.strip():
+        return list(unit)
+    return [*prev, *unit]
 
 
 def first_person(tokens: list[Token]) -> bool:

@@ -55,7 +55,7 @@ def justification(trig: Token) -> bool:
 def promise(trig: Token) -> bool:
     """'anyone found responsible for abuses will face the law': the act is only a condition."""
     if trig.pos_ not in ("NOUN", "PROPN"):
-        return False
+        return _done_by_anyone(trig)
     cur = trig
     for _ in range(6):
         if cur.head.i == cur.i:
@@ -82,6 +82,24 @@ def promise(trig: Token) -> bool:
     return False
 
 
+_ANYONE = frozenset(("anyone", "anybody", "whoever", "everyone", "everybody"))
+
+
+def _done_by_anyone(trig: Token) -> bool:
+    """'would punish any soldier found to have abused civilians', 'anyone who kills a
+    prisoner': an act of whoever may do it, not of someone who did."""
+    cur = trig
+    for _ in range(4):
+        if cur.dep_ not in ("xcomp", "acl", "relcl", "ccomp") or cur.head.i == cur.i:
+            return False
+        cur = cur.head
+        if cur.pos_ in ("NOUN", "PRON"):
+            return cur.lower_ in _ANYONE or any(
+                c.dep_ == "det" and c.lower_ in ("any", "every") for c in cur.children
+            )
+    return False
+
+
 def _coverage_verb(trig: Token) -> Token | None:
     """The verb whose bare object or topic the act is: 'documents abuses', 'reports on
     corruption and torture', 'investigating war crimes' (through 'and' and one preposition)."""
@@ -98,9 +116,24 @@ def _coverage_verb(trig: Token) -> Token | None:
     return None
 
 
+def _topic(trig: Token) -> bool:
+    """'a U.N. investigation into abuses in North Kivu', 'a report on torture': the bare
+    plural an inquiry is about names its subject, not one act ('the investigation into the
+    killings' points at acts the report tells elsewhere)."""
+    if trig.tag_ not in ("NNS", "NN") or trig.dep_ != "pobj" or trig.head.dep_ != "prep":
+        return False
+    if any(c.dep_ in ("det", "poss", "nummod") for c in trig.children):
+        return False
+    return trig.head.lower_ in ("into", "on", "about") and (
+        _low(trig.head.head) in words()["inquiry"]
+    )
+
+
 def category(trig: Token) -> bool:
     """'a group that documents abuses', 'a monitor investigating war crimes', 'X, which
     reports on torture': a kind of act an organisation covers, not one act."""
+    if _topic(trig):
+        return True
     verb = _coverage_verb(trig)
     if verb is None or verb.dep_ not in ("relcl", "acl"):
         return False
@@ -113,9 +146,13 @@ def category(trig: Token) -> bool:
 
 
 def accountability(tok: Token) -> bool:
-    """'anyone found responsible will face the law': a promise to punish, not a threat to troops."""
+    """'anyone found responsible will face the law', 'will jail any officer found to have
+    tortured detainees': a promise to punish, not a threat to troops."""
     acc = words()["accountability"]
-    return any(_low(t) in acc or t.lower_ in acc for t in tok.subtree)
+    return any(
+        _low(t) in acc or t.lower_ in acc or (t.pos_ == "VERB" and _done_by_anyone(t))
+        for t in tok.subtree
+    )  # 'promised to jail any officer found to have tortured detainees
 
 
 def negated_copula(trig: Token) -> bool:

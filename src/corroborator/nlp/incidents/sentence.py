@@ -24,12 +24,15 @@ from corroborator.nlp.incidents.roles import first_person, noun_group, roles
 from corroborator.nlp.incidents.triggers import find_triggers, typed_mention
 
 
-def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]]:
-    """Typed mentions of one unit, and the victims it denies ('no one ever shoots civilians')."""
+def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str], list[Token]]:
+    """Typed mentions of one unit, the victims it denies ('no one ever shoots civilians'),
+    and the triggers of earlier acts it recalls ('after the massacre in Karma, where
+    soldiers killed 147'), whose figures are not this report's."""
     unit = units[k]
     if unit.text.rstrip("’”\"' ").endswith("?"):
-        return [], set()
+        return [], set(), []
     out: list[Mention] = []
+    recalled: list[Token] = []
     denied: list[str] = []
     denied_victims: set[str] = set()
     refuted: set[str] = set()
@@ -43,6 +46,8 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
             denied_victims |= victim_groups(patient) or {"civilians"}
         elif m == "refuted":  # 'our forces did not fire on any market': a denial sentence
             refuted.update(("kill", "attack"))
+        elif m == "recalled":
+            recalled.append(words.root)
     if denied or refuted:
         out = [m for m in out if family_of(m.type) not in {*denied, *refuted}]
     # 'shelled a district, killing five civilians': the deaths are the attack's outcome
@@ -68,7 +73,7 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
                 verbs = [order, order.head]
                 recv = [c for v in verbs for c in v.children if c.dep_ in RECIPIENT]
                 m.confessed = m.confessed or first_person(recv)
-    return out, denied_victims
+    return out, denied_victims, recalled
 
 
 def _own_unit(m: Mention) -> bool:
@@ -118,14 +123,20 @@ def _linked(m: Mention, triggers: set[int]) -> bool:
     )
 
 
+_DELIBERATE = frozenset(("execute", "execution", "murder", "massacre", "slaughter", "behead"))
+
+
 def _attack_cause(trig: Token) -> Token | None:
     """The attack noun a death is put down to: 'died in the attack', 'killed by shelling',
-    'the strike killed five' (even when the same sentence denies the strike)."""
+    'the strike killed five' (even when the same sentence denies the strike); 'executed
+    villagers after a raid' puts a deliberate killing after the raid, not down to it."""
     grams = attack_nouns()
     for c in trig.children:
         if c.dep_ == "nsubj" and c.pos_ == "NOUN" and ((low(c),) in grams or (c.lower_,) in grams):
             return c
         if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
+            continue
+        if c.lower_ == "after" and low(trig) in _DELIBERATE:
             continue
         for g in c.children:
             if (

@@ -16,6 +16,7 @@ import re
 from spacy.tokens import Doc, Span
 
 from corroborator.models import Span as TextSpan
+from corroborator.nlp.incidents import counts as tolls
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import fold_headline, merge
@@ -76,26 +77,32 @@ class IncidentsStage:
         units = sentence_units(doc)
         found: list[Mention] = []
         denied_victims: set[str] = set()
+        recalled: set[int] = set()
         for k in range(len(units)):
-            ms, den = mentions_in_unit(units, k)
+            ms, den, old = mentions_in_unit(units, k)
             if not any(m.type == "coercion_of_troops" for m in ms):
                 ms += threat_mentions(units, k)
             found += ms
             denied_victims |= den
+            recalled.update(t.i for t in old)
         lay = layout(doc, units)
         found = resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
         for c in ctx.extraction.counts:
-            if c.outcome in ("killed", "wounded") and c.low is not None:
-                for k, u in enumerate(units):
-                    if u.start_char <= c.start < u.end_char:
-                        counts.setdefault(k, set()).add(c.low)
+            if c.outcome not in ("killed", "wounded") or c.low is None:
+                continue
+            if not tolls.binds(doc, c, [m.trigger for m in found], recalled):
+                continue  # 'after the massacre in Karma, where soldiers killed 147'
+            for k, u in enumerate(units):
+                if u.start_char <= c.start < u.end_char:
+                    counts.setdefault(k, set()).add(c.low)
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
         ex = ctx.extraction
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
         for g in groups:
-            inc = fill(g, units, ctx, [(h, n) for h, fs, n in doc_hedges if _qualifies(fs, g.type)])
+            hedges = [(h, n) for h, fs, n in doc_hedges if _qualifies(fs, g.type)]
+            inc = fill(g, units, ctx, hedges, recalled)
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
                 inc.status = "disputed"  # reported, and denied by the accused

@@ -128,10 +128,10 @@ def typed_mention(
     if negated(trig, agents) or context.negated_by_noun(trig) or out_of_scope.negated_copula(trig):
         doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
         return "refuted" if doer and family in ("kill", "attack") else None
-    if context.background(trig) or context.generic(trig) or out_of_scope.category(trig):
+    if context.generic(trig) or out_of_scope.category(trig):
         return None
-    if _in_passing(trig, units, k):
-        return None
+    if context.background(trig) or _in_passing(trig, units, k):
+        return "recalled"
     if (
         out_of_scope.war_total(trig, agents)
         or out_of_scope.justification(trig)
