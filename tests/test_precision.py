@@ -66,6 +66,23 @@ NOT_INCIDENTS = {
     "done_by_anyone": [
         "The ministry promised to jail any officer found to have tortured detainees.",
     ],
+    "reputed": [
+        "Gunmen in the hills are known to kidnap farmers and to burn their granaries.",
+        "The brigade is widely accused of looting and burning villages.",
+    ],
+    "tally": ["The ministry counted 58 attacks on health facilities last month."],
+    "accident": ["A 70-year-old woman died when a gas cylinder exploded in her flat, police said."],
+    "no_victim_object": ["No hospital was hit on Sunday, the army said."],
+    "law_sentence": [
+        "Under the statute, torture, rape and enslavement are crimes against humanity."
+    ],
+    "inside_a_recalled_act": [
+        "Families met on Sunday to mark the anniversary of the 2019 strike on a wedding in which "
+        "30 guests were killed.",
+    ],
+    "means_of_a_foretold_act": [
+        "Further drone strikes could cause heavy casualties, the agency warned."
+    ],
     "generic": [
         "Government jets bomb schools and clinics in the valley every week, residents say.",
         "Militants who kidnap aid workers will be hunted down, the general said.",
@@ -128,6 +145,14 @@ STILL_INCIDENTS = [
     (
         "Rebels executed six farmers after a raid on Mbau, the governor said.",
         ["killing_civilians"],
+    ),
+    (
+        "Two air strikes hit the market in Kafr Nabl on Monday, killing nine shoppers.",
+        ["attack_populated_area"],
+    ),
+    (
+        "Gunmen took around 60 hostages from a church in Kajuru on Sunday.",
+        ["abduction_detention"],
     ),
 ]
 

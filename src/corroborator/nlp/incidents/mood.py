@@ -26,8 +26,14 @@ def denial(agents: list[Token]) -> bool:
 
 
 def negated(trigger: Token, agents: list[Token]) -> bool:
-    """'Anyone not killed', 'weren't shooting': not an event (but no denial of others)."""
+    """'Anyone not killed', 'weren't shooting', 'no school was attacked': not an event (but
+    no denial of others)."""
     if any(c.dep_ == "neg" for c in trigger.children) or denial(agents):
+        return True
+    if any(  # 'no school was attacked'
+        c.dep_ == "nsubjpass" and any(d.dep_ == "det" and d.lower_ == "no" for d in c.children)
+        for c in trigger.children
+    ):
         return True
     return any(
         c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children

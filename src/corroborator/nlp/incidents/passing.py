@@ -72,6 +72,8 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     headline's present ('Missile hits block, killing nine') tells one past event."""
     if headline:
         return False
+    if _reputed(trig):
+        return True
     if trig.lower_.endswith("ing") and _kind_of_targets(trig):
         return True  # the parser tags some gerunds as nouns ('accused of bombing bakeries')
     if is_noun(trig):
@@ -89,12 +91,29 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
 
 
+_REPUTE = frozenset(("know", "notorious", "infamous", "reputed", "feared"))
+
+
+def _reputed(trig: Token) -> bool:
+    """'Both factions are known to take young men off the roads', 'armed groups are known
+    to use killings and kidnapping', 'notorious for burning villages': a reputation told
+    in the present, not an act."""
+    for a in list(trig.ancestors)[:4]:
+        if a.lemma_.lower() in _REPUTE:
+            return _present(a.head if a.pos_ == "ADJ" else a)
+    return False
+
+
 def _kind_of_targets(trig: Token) -> bool:
     """'accused of striking weddings and funerals throughout the conflict', 'shelling
     hospitals': a gerund whose targets are bare plural things, with no place or number
     or day of its own, names a kind of act (the parser may make the gerund the noun's modifier)."""
     objs = [c for c in trig.children if c.dep_ == "dobj"]
-    if not objs and trig.dep_ == "amod":
+    if not objs:  # 'looting and burning villages': the gerunds share the object
+        objs = [
+            c for j in trig.children if j.dep_ == "conj" for c in j.children if c.dep_ == "dobj"
+        ]
+    if not objs and trig.dep_ in ("amod", "compound"):
         objs = [trig.head]
     if not objs or not all(o.tag_ == "NNS" and _bare(o) and not is_person(o) for o in objs):
         return False
@@ -112,7 +131,18 @@ def legal_definition(trig: Token) -> bool:
         if cur.dep_ in subjects or cur.head.i == cur.i:
             break
         cur = cur.head
-    return (cur.dep_ in subjects and _defines(cur)) or _condition_of_law(trig)
+    return (
+        (cur.dep_ in subjects and _defines(cur))
+        or _condition_of_law(trig)
+        or (is_noun(trig) and _bare(trig) and _law_sentence(trig))
+    )
+
+
+def _law_sentence(trig: Token) -> bool:
+    """'Under article 169, murder, rape and imprisonment are crimes against humanity when
+    ...': a sentence stating the law, whose bare act nouns are kinds (however parsed)."""
+    root = trig.sent.root
+    return root.lemma_ in ("be", "constitute", "amount") and _present(root) and _states_law(root)
 
 
 def _condition_of_law(trig: Token) -> bool:
@@ -124,8 +154,10 @@ def _condition_of_law(trig: Token) -> bool:
     cur = trig
     while cur.head.i != cur.i:
         marks = {c.lower_ for c in cur.children if c.dep_ in ("mark", "advmod")}
-        if cur.dep_ == "advcl" and marks & {"when", "if", "where", "whenever"}:
-            return _present(cur.head) and _states_law(cur.head)
+        if cur.dep_ in ("advcl", "relcl") and marks & {"when", "if", "where", "whenever"}:
+            # a relative 'when' hangs from the law's noun ('crimes ... when committed')
+            verb = cur.head if cur.dep_ == "advcl" else clause_verb(cur.head)
+            return verb is not None and _present(verb) and _states_law(verb)
         cur = cur.head
     return False
 
@@ -218,6 +250,41 @@ _MONTHS = frozenset(
 
 def _year(tok: Token) -> bool:
     return tok.is_digit and len(tok.text) == 4 and tok.text[:2] in ("19", "20")
+
+
+TALLY_MIN = 5  # acts counted from this many up are a tally ('47 attacks'), not one event
+
+
+_EVENTS = frozenset(("attack", "strike", "airstrike", "raid", "bombing", "shelling", "assault"))
+
+
+def tally(trig: Token) -> bool:
+    """'47 attacks with explosives', 'more than 1,000 air strikes', 'dozens of raids', '412
+    incidents of killings': acts counted, a campaign's figure rather than one act. A count
+    of deaths is a toll ('400 civilian deaths have been recorded'), kept."""
+    if not is_noun(trig) or trig.tag_ != "NNS":
+        return False
+    # acts counted as events; '250 hostages' or '40 rockets' count victims or munitions
+    counted = [trig] if trig.lemma_.lower() in _EVENTS else []
+    if trig.dep_ == "pobj" and trig.head.lower_ == "of" and trig.head.head.lemma_ == "incident":
+        counted.append(trig.head.head)
+    for noun in counted:
+        for c in noun.children:
+            if c.dep_ == "nummod" and _number(c) >= TALLY_MIN:
+                return True
+            if c.lemma_.lower() in words()["aggregate"]:
+                return True
+        of = noun.head if noun.dep_ == "pobj" and noun.head.lower_ == "of" else None
+        if of is not None and of.head.lemma_.lower() in words()["aggregate"]:
+            return True  # 'dozens of raids'
+    return False
+
+
+def _number(tok: Token) -> float:
+    digits = tok.text.replace(",", "")
+    if digits.isdigit():
+        return float(digits)
+    return float(TALLY_MIN) if tok.lemma_.lower() in words()["aggregate"] else 0.0
 
 
 def predicted(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
+from corroborator.nlp.incidents.lexicon import is_act
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
 
@@ -150,8 +151,7 @@ def accountability(tok: Token) -> bool:
     tortured detainees': a promise to punish, not a threat to troops."""
     acc = words()["accountability"]
     return any(
-        _low(t) in acc or t.lower_ in acc or (t.pos_ == "VERB" and _done_by_anyone(t))
-        for t in tok.subtree
+        _low(t) in acc or t.lower_ in acc or (is_act(t) and _done_by_anyone(t)) for t in tok.subtree
     )  # 'promised to jail any officer found to have tortured detainees
 
 

@@ -130,7 +130,7 @@ def typed_mention(
         return "refuted" if doer and family in ("kill", "attack") else None
     if context.generic(trig) or out_of_scope.category(trig):
         return None
-    if context.background(trig) or _in_passing(trig, units, k):
+    if context.background(trig) or _in_passing(trig, units, k) or passing.tally(trig):
         return "recalled"
     if (
         out_of_scope.war_total(trig, agents)
@@ -175,7 +175,7 @@ def typed_mention(
         if strength == "weak" and trig.lower_ not in ("shot",):
             die = low(trig) in ("die", "death", "dead")
             cause = [t for c in trig.children if c.dep_ == "prep" for t in c.subtree]
-            if die and has(cause, "non_violent_death"):
+            if die and (has(cause, "non_violent_death") or has(list(unit), "accident")):
                 return None
             if low(trig) in ("destroy", "eliminate") and not (head is not None and is_person(head)):
                 return None
