@@ -209,3 +209,16 @@ def test_a_name_placed_by_its_qualifier_keeps_that_place_in_the_document(nlp: La
     towns = [p for p in ctx.extraction.places if p.text.lower() == "pokrovsk"]
     assert len(towns) == 2
     assert {(p.country, p.admin1) for p in towns} == {("UA", "Donetsk")}
+
+
+def test_a_family_name_shared_by_a_village_is_no_place(nlp: Language) -> None:
+    """ "the Khalil family's house", "the father, Ahmad,": names of people, though villages
+    somewhere bear them; the town in the same sentence stays a place."""
+    text = (
+        "A strike hit the Khalil family's house in Nabatieh on Tuesday. Five people were "
+        "killed: the father, Ahmad, his wife and three children."
+    )
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    assert [p.text for p in ctx.extraction.places] == ["Nabatieh"]

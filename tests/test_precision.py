@@ -71,6 +71,14 @@ NOT_INCIDENTS = {
         "The brigade is widely accused of looting and burning villages.",
     ],
     "tally": ["The ministry counted 58 attacks on health facilities last month."],
+    "retold_dated": [
+        "Farmers fear a repeat of what happened in Kerem in March 2023, when raiders killed 40 "
+        "people.",
+        "The town was last attacked in September 2021, when gunmen killed 12 traders.",
+    ],
+    "accused_of_a_kind": [
+        "The militia has been accused of killing village chiefs it regards as informers.",
+    ],
     "accident": ["A 70-year-old woman died when a gas cylinder exploded in her flat, police said."],
     "no_victim_object": ["No hospital was hit on Sunday, the army said."],
     "law_sentence": [
@@ -153,6 +161,10 @@ STILL_INCIDENTS = [
     (
         "Gunmen took around 60 hostages from a church in Kajuru on Sunday.",
         ["abduction_detention"],
+    ),
+    (
+        "Soldiers have been accused of killing five farmers in Kolo on Monday.",
+        ["killing_civilians"],
     ),
 ]
 

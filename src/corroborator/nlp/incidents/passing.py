@@ -115,10 +115,19 @@ def _kind_of_targets(trig: Token) -> bool:
         ]
     if not objs and trig.dep_ in ("amod", "compound"):
         objs = [trig.head]
-    if not objs or not all(o.tag_ == "NNS" and _bare(o) and not is_person(o) for o in objs):
+    people = _accused_now(trig)  # 'has been accused of killing local administrators'
+    if not objs or not all(
+        o.tag_ == "NNS" and _bare(o) and (people or not is_person(o)) for o in objs
+    ):
         return False
     told = [t for o in objs for t in o.subtree] + [c for c in trig.children if c.dep_ == "prep"]
     return not any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in told)
+
+
+def _accused_now(trig: Token) -> bool:
+    """An accusation told in the present or present perfect: of a kind of act, unless the
+    act has particulars of its own."""
+    return any(a.lemma_.lower() == "accuse" and _present(a) for a in list(trig.ancestors)[:3])
 
 
 def legal_definition(trig: Token) -> bool:
@@ -204,7 +213,13 @@ def retold_in_passing(trig: Token) -> bool:
             return True  # 'after the killings were in the news'
         preps = {c.lower_ for c in head.children if c.dep_ == "prep"}
         when = cur.dep_ in ("advcl", "relcl") and any(c.lower_ == "when" for c in cur.children)
-        if when and (preps & {"as", "like"} or _year(head)):
+        dated = _year(head) or any(_year(c) for c in head.children)  # 'in October 2024, when'
+        again = head.lemma_.lower() in (
+            "repeat",
+            "anniversary",
+            "reminder",
+        )  # 'a repeat of ..., when'
+        if when and (preps & {"as", "like"} or dated or again):
             return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
         cur = head
     return False

@@ -81,7 +81,7 @@ class IncidentsStage:
         for k in range(len(units)):
             ms, den, old = mentions_in_unit(units, k)
             if not any(m.type == "coercion_of_troops" for m in ms):
-                ms += threat_mentions(units, k)
+                ms += threat_mentions(units, k, old)
             found += ms
             denied_victims |= den
             recalled.update(t.i for t in old)

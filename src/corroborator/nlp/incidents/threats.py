@@ -39,9 +39,10 @@ def _refusal_threat(tok: Token) -> bool:
     return any(c.lower_ in PERSONAL for c in done_to) or has(list(penalty.subtree), "punishment")
 
 
-def threat_mentions(units: list[Span], k: int) -> list[Mention]:
+def threat_mentions(units: list[Span], k: int, recalled: list[Token]) -> list[Mention]:
     """Coercion without a killing verb: 'threatened with jail', 'forced to fight', 'if you
-    refuse, they put you in the pit'."""
+    refuse, they put you in the pit'. A recalled act is no punishment threatened ('feared
+    a repeat of what happened in 2024, when gang members killed 115')."""
     out = []
     unit = units[k]
     for tok in unit:
@@ -50,7 +51,9 @@ def threat_mentions(units: list[Span], k: int) -> list[Mention]:
             continue
         lemma = (low(tok),)
         if lemma in lexicon().terms["threat"]:
-            scope = list(tok.subtree)
+            scope = [
+                t for t in tok.subtree if not any(r.i == t.i or r.is_ancestor(t) for r in recalled)
+            ]
             punish = has(scope, "punishment")
             persons = [
                 t

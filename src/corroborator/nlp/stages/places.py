@@ -173,6 +173,24 @@ def _organisation(doc: Doc, start: int, end: int) -> bool:
     return nxt.text[:1].isupper() and nxt.lower_ in heads and not nxt.is_sent_start
 
 
+_KIN = frozenset(
+    ("father", "mother", "son", "daughter", "brother", "sister", "husband", "wife", "uncle")
+    + ("aunt", "grandfather", "grandmother", "cousin", "nephew", "niece", "child", "boy", "girl")
+)
+
+
+def _family_name(doc: Doc, start: int, end: int) -> bool:
+    """ "the Khalil family's house", "the father, Ahmad,": a person's or family's name that
+    a village somewhere also bears."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    if span.end < len(doc) and doc[span.end].lemma_.lower() in ("family", "clan", "household"):
+        return True
+    root = span.root
+    return root.dep_ == "appos" and root.head.lemma_.lower() in _KIN
+
+
 def _after_the(doc: Doc, start_char: int) -> bool:
     return text_of(doc)[max(0, start_char - 4) : start_char].lower() == "the "
 
@@ -190,6 +208,7 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
         if e.kind == "place"
         and not _metonym(doc, e.start, e.end)
         and not _organisation(doc, e.start, e.end)
+        and not _family_name(doc, e.start, e.end)
     ]
     covered = {i for e in entities for i in range(e.start, e.end)}
     for tok in doc[:-1]:
