@@ -101,7 +101,7 @@ def fold(
             for i, k in enumerate(kept)
             if k.type == g.type
             and g.type not in _ORDERS
-            and _paragraphs(para, max(k.units), min(g.units)) <= _REACH
+            and _paragraphs(para, _last_before(k.units, min(g.units)), min(g.units)) <= _REACH
             and not all(is_caption(units, u) for u in k.units)
         ]
         if not bare or not near:
@@ -123,6 +123,12 @@ def _another(g: Group) -> bool:
 
 
 _REACH = 3  # paragraph breaks a bare retelling may sit below its event
+
+
+def _last_before(units: set[int], u: int) -> int:
+    """The host's nearest sentence above `u`: a host told in the headline, the lead and
+    further down is near a retelling in the second line."""
+    return max((k for k in units if k <= u), default=max(units))
 
 
 def _paragraphs(para: Sequence[int], a: int, b: int) -> int:
