@@ -166,6 +166,10 @@ STILL_INCIDENTS = [
         "Soldiers have been accused of killing five farmers in Kolo on Monday.",
         ["killing_civilians"],
     ),
+    (  # 'family' names the house's owners; the target is a building
+        "A missile hit the Haddad family house in Kfar Kila on Tuesday, killing four.",
+        ["attack_populated_area"],
+    ),
 ]
 
 CAPTIVES = [

@@ -138,12 +138,17 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
 _PARTITIVE = {"dozen", "hundred", "thousand", "score", "other", "many", "several", "few", "some"}
 
 
+_PLACES = ("populated_strong", "populated_weak", "military_targets")
+
+
 def is_person(tok: Token) -> bool:
     lex = lexicon()
     if low(tok) in _PARTITIVE:  # 'dozens were shot', 'bodies of a dozen others'
         of = [g for c in tok.children if c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
         return not of or any(is_person(g) for g in of)
     one = ((low(tok),), (tok.lower_,))
+    if any(has([tok], k) for k in _PLACES) and not victim_groups([tok]):
+        return False  # 'the Khalil family house', 'a children's hospital': a building
     return (
         tok.pos_ == "PRON"
         or bool(victim_groups(noun_group(tok)))
