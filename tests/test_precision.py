@@ -71,6 +71,10 @@ NOT_INCIDENTS = {
         "The brigade is widely accused of looting and burning villages.",
     ],
     "tally": ["The ministry counted 58 attacks on health facilities last month."],
+    "retold_where": [
+        "The worst such raid remains the one on Kumbo in June 2022, where police said 30 "
+        "villagers were killed.",
+    ],
     "retold_dated": [
         "Farmers fear a repeat of what happened in Kerem in March 2023, when raiders killed 40 "
         "people.",
@@ -109,6 +113,7 @@ NOT_INCIDENTS = {
     "running_total": [
         "Hundreds of detainees have been tortured since the junta took power, lawyers say.",
         "Gunmen have abducted dozens of farmers in the state over the past two years.",
+        "The agency says more than 140 of its clinics have been shelled since May 2023.",
     ],
 }
 
@@ -402,4 +407,16 @@ def test_act_dated_to_an_earlier_month_and_year_is_background(types_of) -> None:
     )
     assert types_of("An air strike on the theatre in Mariupol killed dozens on Tuesday.") == [
         "attack_populated_area"
+    ]
+
+
+def test_a_report_dating_its_own_news_to_the_day_keeps_the_toll() -> None:
+    """'on 3 May 2024, where they killed 12': a day dates the news; only a year or a month
+    of one ('in June 2022, where...') marks an earlier event."""
+    nlp = load_nlp()
+    ctx = DocContext(doc=nlp("Gunmen attacked Kolo on 3 May 2024, where they killed 12 people."))
+    for stage in default_stages():
+        stage(ctx)
+    assert [(i.type, i.killed.low) for i in ctx.extraction.incidents] == [
+        ("attack_populated_area", 12)
     ]

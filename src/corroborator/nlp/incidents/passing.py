@@ -212,8 +212,11 @@ def retold_in_passing(trig: Token) -> bool:
         if cur.dep_ == "nsubj" and cur.i == trig.i and _definite(cur) and marks & temporal:
             return True  # 'after the killings were in the news'
         preps = {c.lower_ for c in head.children if c.dep_ == "prep"}
-        when = cur.dep_ in ("advcl", "relcl") and any(c.lower_ == "when" for c in cur.children)
-        dated = _year(head) or any(_year(c) for c in head.children)  # 'in October 2024, when'
+        when = cur.dep_ in ("advcl", "relcl", "ccomp") and any(
+            c.lower_ in ("when", "where") for c in cur.children
+        )
+        # 'in October 2024, when', 'remains the one on Kumbo in June 2022, where'
+        dated = _dated(head) or any(_dated(c) for c in head.children if c.dep_ == "prep")
         again = head.lemma_.lower() in (
             "repeat",
             "anniversary",
@@ -223,6 +226,18 @@ def retold_in_passing(trig: Token) -> bool:
             return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
         cur = head
     return False
+
+
+def _dated(tok: Token) -> bool:
+    """The token is or names a year or a month of one ('2016', 'October 2024', 'in June
+    2022'), the way a report dates an earlier event; a day ('on 3 May 2024, when') is how
+    it dates its own news."""
+    if _year(tok):
+        return True
+    if tok.dep_ == "prep":
+        return tok.lower_ == "in" and any(_dated(g) for g in tok.children if g.dep_ == "pobj")
+    days = [c for c in tok.children if c.like_num and not _year(c)]
+    return not days and any(_year(c) for c in tok.children)
 
 
 def _definite(noun: Token) -> bool:
@@ -329,7 +344,9 @@ def running_total(trig: Token) -> bool:
     )
     counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
     return span and any(
-        c.lemma_.lower() in words()["aggregate"] or any(_large(d) for d in c.children)
+        c.lemma_.lower() in words()["aggregate"]
+        or _number(c) >= 100  # 'more than 190 of its schools have been hit since'
+        or any(_large(d) for d in c.children)
         for c in counted
     )
 

@@ -62,15 +62,18 @@ _TOLL = {"kill", "die", "death", "dead"}
 
 def _toll_of_attack(ms: list[Mention], lay: Layout) -> None:
     """'The bomb hit the school. Eight children were killed.': a toll told without a doer
-    right after an attack on a populated place is that attack's outcome, not a new act."""
+    right after an attack on a populated place (or a few sentences on in its paragraph: an
+    eyewitness's 'We were there within minutes...') is that attack's outcome, not a new act."""
     for m in ms:
         if m.type != "killing_civilians" or m.agents or low(m.trigger) not in _TOLL:
             continue
         before = [
             o
             for o in ms
-            if 0 <= m.unit - o.unit <= 2
-            and para_gap(lay, o.unit, m.unit) <= 1
+            if (
+                (0 <= m.unit - o.unit <= 2 and para_gap(lay, o.unit, m.unit) <= 1)
+                or (0 <= m.unit - o.unit <= 4 and lay.para[o.unit] == lay.para[m.unit])
+            )
             and (o.unit < m.unit or o.trigger.i < m.trigger.i)
         ]
         last = max(before, key=lambda o: (o.unit, o.trigger.i), default=None)
