@@ -88,6 +88,8 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     if trig.dep_ == "relcl" and trig.head.tag_ == "NNS" and _bare(trig.head):
         return True  # 'soldiers who torture detainees'
     objs = [c for c in trig.children if c.dep_ == "dobj"]
+    if not objs and any(c.dep_ == "nsubj" for c in trig.children):
+        return True  # 'These gangs kill, rape and burn with total impunity'
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
 
 
@@ -143,7 +145,7 @@ def legal_definition(trig: Token) -> bool:
     return (
         (cur.dep_ in subjects and _defines(cur))
         or _condition_of_law(trig)
-        or (is_noun(trig) and _bare(trig) and _law_sentence(trig))
+        or (is_noun(trig) and not _definite(trig) and _law_sentence(trig))
     )
 
 

@@ -160,3 +160,29 @@ def negated_copula(trig: Token) -> bool:
     if trig.dep_ not in ("attr", "acomp") or _low(trig.head) != "be":
         return False
     return any(c.dep_ == "neg" for c in trig.head.children)
+
+
+_RUMOUR = frozenset(("rumour", "rumor", "hearsay"))
+_POSTS = frozenset(("post", "message"))
+
+
+def hearsay(trig: Token) -> bool:
+    """'Rumours circulating in Komanda that the ADF had also attacked the hospital',
+    'messages circulating on social media claiming that the gang burned the clinic': what
+    a rumour or an unsourced post says, which the report relays without claiming it."""
+    for a in list(trig.ancestors)[:6]:
+        if _low(a) in _RUMOUR:
+            return True
+        said_by = [a] + [c for c in a.children if c.dep_ == "nsubj"]
+        if any(_low(n) in _POSTS and n.pos_ == "NOUN" and _unsourced(n) for n in said_by):
+            return True
+    return False
+
+
+def _unsourced(post: Token) -> bool:
+    return any(t.lower_ in ("social", "facebook", "telegram", "unverified") for t in post.subtree)
+
+
+def imagined(trig: Token) -> bool:
+    """'Imagine that tomorrow a shell kills twenty people': an act supposed, not reported."""
+    return any(_low(a) in ("imagine", "suppose") for a in list(trig.ancestors)[:4])

@@ -128,7 +128,7 @@ def typed_mention(
     if negated(trig, agents) or context.negated_by_noun(trig) or out_of_scope.negated_copula(trig):
         doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
         return "refuted" if doer and family in ("kill", "attack") else None
-    if context.generic(trig) or out_of_scope.category(trig):
+    if context.generic(trig) or out_of_scope.category(trig) or out_of_scope.hearsay(trig):
         return None
     if context.background(trig) or _in_passing(trig, units, k) or passing.tally(trig):
         return "recalled"
@@ -138,8 +138,10 @@ def typed_mention(
         or out_of_scope.promise(trig)
     ):
         return None
-    hypothetical = is_hypothetical(trig) or context.hypothetical_noun(
-        trig, lexicon().terms["modal"]
+    hypothetical = (
+        is_hypothetical(trig)
+        or context.hypothetical_noun(trig, lexicon().terms["modal"])
+        or out_of_scope.imagined(trig)
     )
     threat = governed_by(trig, "threat", {"xcomp", "pobj", "prep", "pcomp", "acl"})
     head = head_noun(patient)
@@ -156,6 +158,8 @@ def typed_mention(
             return None
         populated = has(patient, "populated_strong") or has(patient, "populated_weak")
         return mk("other", {"civilians"}) if strength == "strong" or populated else None
+    if trig.pos_ == "NOUN" and low(trig) == "fire" and has(list(unit), "accident"):
+        return None  # 'a house fire caused by a faulty heater'
     thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not is_person(head)
     if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
@@ -172,10 +176,12 @@ def typed_mention(
         if family == "attack":
             return None
     if family == "kill":
+        if (not agents or strength == "weak") and has(list(unit), "accident"):
+            return None  # 'killed when a bus collided with a lorry', 'died in a house fire'
         if strength == "weak" and trig.lower_ not in ("shot",):
             die = low(trig) in ("die", "death", "dead")
             cause = [t for c in trig.children if c.dep_ == "prep" for t in c.subtree]
-            if die and (has(cause, "non_violent_death") or has(list(unit), "accident")):
+            if die and has(cause, "non_violent_death"):
                 return None
             if low(trig) in ("destroy", "eliminate") and not (head is not None and is_person(head)):
                 return None
