@@ -84,11 +84,15 @@ HELDOUT_FLOOR = 0.95
 #   the linker before it .687, baseline .726);
 # - blind3: held out, scored once at the end: P .70 R .65 F1 .674, below the baseline's
 #   .748 (the linker before clustering .557). Its look-alikes share the official, the
-#   channel or the camp with the story they resemble and name its town in passing.
+#   channel or the camp with the story they resemble and name its town in passing;
+# - blind4 and blind5 (session 17, written blind, each scored once with the unchanged
+#   linker): P .72 R .70 F1 .709 (baseline .699) and P .69 R .68 F1 .687 (baseline .617).
 BLIND_SETS = [
     ("blind", 28, 0.86, 0.95, True),
     ("blind2", 42, 0.88, 0.85, True),
     ("blind3", 36, 0.64, 0.6, False),
+    ("blind4", 44, 0.68, 0.66, True),
+    ("blind5", 41, 0.66, 0.64, True),
 ]
 
 
