@@ -119,21 +119,28 @@ def negated_by_noun(trig: Token) -> bool:
     return False
 
 
+def first_above(trig: Token, through: tuple[str, ...], pos: tuple[str, ...]) -> Token | None:
+    """The nearest word of these parts of speech above the act, climbing only through these
+    dependencies (at most four steps): the verb a noun hangs from, the noun a clause
+    describes."""
+    cur = trig
+    for _ in range(4):
+        if cur.dep_ not in through or cur.head.i == cur.i:
+            return None
+        cur = cur.head
+        if cur.pos_ in pos:
+            return cur
+    return None
+
+
 def hypothetical_noun(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:
     """'would investigate allegations of abuses': a modal verb over the act's noun."""
     if not is_noun(trig):
         return False
-    cur = trig
-    for _ in range(4):
-        if cur.dep_ not in ("pobj", "prep", "dobj", "nsubjpass") or cur.head.i == cur.i:
-            return False
-        cur = cur.head
-        if cur.pos_ in ("VERB", "AUX"):
-            return any(
-                c.dep_ == "aux" and ((c.lower_,) in modal or (_low(c),) in modal)
-                for c in cur.children
-            )
-    return False
+    verb = first_above(trig, ("pobj", "prep", "dobj", "nsubjpass"), ("VERB", "AUX"))
+    return verb is not None and any(
+        c.dep_ == "aux" and ((c.lower_,) in modal or (_low(c),) in modal) for c in verb.children
+    )
 
 
 def anaphoric(trig: Token) -> bool:

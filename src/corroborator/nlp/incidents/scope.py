@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
+from corroborator.nlp.incidents.context import first_above
 from corroborator.nlp.incidents.lexicon import is_act
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
@@ -89,16 +90,11 @@ _ANYONE = frozenset(("anyone", "anybody", "whoever", "everyone", "everybody"))
 def _done_by_anyone(trig: Token) -> bool:
     """'would punish any soldier found to have abused civilians', 'anyone who kills a
     prisoner': an act of whoever may do it, not of someone who did."""
-    cur = trig
-    for _ in range(4):
-        if cur.dep_ not in ("xcomp", "acl", "relcl", "ccomp") or cur.head.i == cur.i:
-            return False
-        cur = cur.head
-        if cur.pos_ in ("NOUN", "PRON"):
-            return cur.lower_ in _ANYONE or any(
-                c.dep_ == "det" and c.lower_ in ("any", "every") for c in cur.children
-            )
-    return False
+    who = first_above(trig, ("xcomp", "acl", "relcl", "ccomp"), ("NOUN", "PRON"))
+    return who is not None and (
+        who.lower_ in _ANYONE
+        or any(c.dep_ == "det" and c.lower_ in ("any", "every") for c in who.children)
+    )
 
 
 def _coverage_verb(trig: Token) -> Token | None:
