@@ -67,7 +67,9 @@ def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
 
     For a pool of two or more workers on Linux: the archiving and language detection of an
     ingest then overlap the model and gazetteer load (each takes seconds) instead of
-    preceding it, and the pool still forks from this process, models loaded. `run` must
+    preceding it, and the pool still forks from this process, models loaded. When the
+    child is still at work after that, this process also builds the pool's near-spelling
+    index, which would otherwise run on one core after it. `run` must
     open its own database connection (a forked child may not use this one); it leaves by
     `os._exit`, so the inherited one is never closed, and dies with this process. With one
     job, or no fork, `run()` simply runs here first.
@@ -85,6 +87,8 @@ def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
     send.close()
     try:
         _warm()
+        if not receive.poll():
+            _fuzzy_index()
         try:
             ok, value = receive.recv()
         except EOFError:
@@ -115,22 +119,39 @@ def _run_child(run: Callable[[], Any], send: Any) -> None:
     send.close()
 
 
-def _warm_shared(store: Store, todo: list[str]) -> None:
-    """Before forking: what each worker would otherwise build for itself (the gazetteer's
-    per-country index for near spellings, ~0.7 s; the Russian/Ukrainian NER, ~1.7 s, when
-    a document to extract is in one of those languages), built once and shared."""
-    import gc
-
+def _fuzzy_index() -> None:
+    """The gazetteer's per-country index for near spellings (~0.7 s)."""
     from corroborator.nlp.gazetteer import load
-    from corroborator.nlp.lang.detect import CYRILLIC
 
     load().fuzzy("", ())  # builds its index, matches nothing
-    chunks = (store.documents(todo[i : i + 500], with_text=False) for i in range(0, len(todo), 500))
-    if any(d["language"] in CYRILLIC for docs in chunks for d in docs):
+
+
+def _linking_modules() -> None:
+    """Linking's imports (datasketch pulls in scipy: ~1 s), ahead of the linking pass. Not
+    before the pool forks: scipy starts a BLAS thread."""
+    import corroborator.linking.build  # noqa: F401
+
+
+def _warm_shared(store: Store, todo: list[str], size: int) -> list[str]:
+    """Before forking: what each worker would otherwise build for itself, built once and
+    shared: the near-spelling index, and the Russian/Ukrainian NER (~1.7 s) when documents
+    in those languages fill more than one batch. Fewer go first, in one batch, and only the
+    worker that takes it loads the NER, beside the other's work. `todo` in that order."""
+    import gc
+
+    from corroborator.nlp.lang.detect import CYRILLIC
+
+    _fuzzy_index()
+    cyrillic: set[str] = set()
+    for i in range(0, len(todo), 500):
+        docs = store.documents(todo[i : i + 500], with_text=False)
+        cyrillic.update(d["document_id"] for d in docs if d["language"] in CYRILLIC)
+    if len(cyrillic) > size:
         from corroborator.nlp.lang.ru_uk.entities import _tagger
 
         _tagger()
     gc.freeze()
+    return [d for d in todo if d in cyrillic] + [d for d in todo if d not in cyrillic]
 
 
 def _pool_context() -> tuple[Any, Any]:
@@ -152,12 +173,13 @@ def _run_pool(
     store: Store, todo: list[str], size: int, jobs: int
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """Batches over `jobs` worker processes; results as they finish, at most two batches per
-    worker in flight so memory stays bounded on big runs."""
+    worker in flight so memory stays bounded on big runs. Once a worker has nothing left to
+    take, this process uses the free core to import what linking needs."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     ctx, initializer = _pool_context()
     if initializer is None:  # forked workers share what this process loads now
-        _warm_shared(store, todo)
+        todo = _warm_shared(store, todo, size)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=initializer) as pool:
         pending: set[Future[list[tuple[str, dict[str, Any]]]]] = set()
         for batch in _batches(store, todo, size):
@@ -167,6 +189,8 @@ def _run_pool(
                 for fut in done:
                     yield from fut.result()
         while pending:
+            if len(pending) < jobs:
+                _linking_modules()
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
@@ -219,8 +243,6 @@ def process(
     """
     from tqdm import tqdm
 
-    from corroborator.linking import state
-    from corroborator.linking.build import relink
     from corroborator.nlp.pipeline import default_stages, stages_version
 
     version = stages_version(default_stages())
@@ -250,6 +272,9 @@ def process(
             done += 1
             bar.update(1)
     result = Processed(extracted=done)
+    from corroborator.linking import state
+    from corroborator.linking.build import relink
+
     if done or redo_all or state.behind(store):
         # a full rebuild after `--all`; otherwise only what the new extractions touch
         # (`relink` falls back to a full rebuild when the state does not cover the rest)

@@ -89,6 +89,7 @@ NAME_SPELLING = 0.85  # Jaro-Winkler of two keys of one name word across spellin
 NEAR_SHARE = 0.6
 LINK_MAX = 0.25  # weight of the closest pair of members against the mean over all pairs
 LINK_MEMBERS = 40  # members (earliest first) a story's linkage reads: bounded cost per merge
+IDF_MEMO = 1 << 18  # IDFs remembered at most (about 30 MB)
 
 NAME = "@"  # prefix of name terms
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
@@ -149,6 +150,12 @@ class _Vec:
     def name_words(self) -> list[str]:
         """One-word name terms, unprefixed (for spelling-tolerant lookups)."""
         return [t[1:] for t in self.terms if t[0] == NAME and " " not in t]
+
+    @cached_property
+    def spelled(self) -> dict[str, bool]:
+        """Words already looked up by `_spelled`: a town or a protagonist is tested against
+        the same report once per candidate pair of it, about twice each."""
+        return {}
 
     @cached_property
     def telling_words(self) -> list[str]:
@@ -256,7 +263,12 @@ def _mentions(vec: _Vec, place: str) -> bool:
 
 
 def _spelled(word: str, vec: _Vec) -> bool:
-    return any(JaroWinkler.similarity(word, n) >= PLACE_SPELLING for n in vec.name_words)
+    found = vec.spelled.get(word)
+    if found is None:
+        found = vec.spelled[word] = any(
+            JaroWinkler.similarity(word, n) >= PLACE_SPELLING for n in vec.name_words
+        )
+    return found
 
 
 def _place_conflict(a: _Vec, b: _Vec) -> bool:
@@ -401,6 +413,7 @@ class StoryIndex:
         self.moved: dict[str, str] = {}  # doc -> its new story, after `link` merged stories
         self.day_of: dict[str, int | None] = {}  # publication day of every placed document
         self._sims: dict[tuple[str, str], float] = {}
+        self._idfs: dict[str, float] = {}  # memo of `_idf` while the counts stay put
         # doc -> (its closest member of the best story it just missed, that story's score)
         self.near: dict[str, tuple[str, float]] = {}
 
@@ -412,11 +425,22 @@ class StoryIndex:
         self._seen.add(doc.doc_id)
         counts = term_counts(doc.text)
         self.n_docs += 1
+        self._idfs.clear()
         self.df.add(counts.keys())
         self.df.add(_keys(doc) | quote_shingles(doc.quotes))
 
     def _idf(self, key: str) -> float:
-        return math.log((1 + max(self.n_docs, IDF_MIN_DOCS)) / (1 + self.df[key])) + IDF_FLOOR
+        """Memoised: a pass over 240 documents asks for about 7k keys 25 times each, and
+        each answer hashes the key and reads the counts table. Bounded, since a corpus has
+        millions of terms."""
+        idf = self._idfs.get(key)
+        if idf is None:
+            if len(self._idfs) >= IDF_MEMO:
+                self._idfs.clear()
+            n = self.df[key]
+            idf = math.log((1 + max(self.n_docs, IDF_MIN_DOCS)) / (1 + n)) + IDF_FLOOR
+            self._idfs[key] = idf
+        return idf
 
     def _vector(self, doc: StoryDoc) -> _Vec:
         counts = term_counts(doc.text)

@@ -29,8 +29,8 @@ import pickle
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import astuple, dataclass, fields
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
@@ -97,19 +97,55 @@ def _lexicon(name: str) -> Iterator[list[str]]:
         yield list(row)
 
 
+_FIELDS = [f.name for f in fields(Place)]
+_COUNTRY, _KIND = _FIELDS.index("country"), _FIELDS.index("kind")
+
+
+class Places(Mapping[int, Place]):
+    """Places by id, each made from its row on first use: making all 272k at every load
+    took about a second, and a run of extraction reads a few thousand."""
+
+    def __init__(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        self._rows = {row[0]: row for row in rows}
+        self._made: dict[int, Place] = {}
+
+    def __getitem__(self, geonameid: int) -> Place:
+        place = self._made.get(geonameid)
+        if place is None:
+            place = self._made[geonameid] = Place(*self._rows[geonameid])
+        return place
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        """Every place as the tuple of its fields (what the cache stores)."""
+        return list(self._rows.values())
+
+    def country(self, geonameid: int) -> str:
+        return str(self._rows[geonameid][_COUNTRY])
+
+    def of_kind(self, kind: str) -> Iterator[Place]:
+        """Places of one kind ("admin1"), in the index's order."""
+        return (self[gid] for gid, row in self._rows.items() if row[_KIND] == kind)
+
+
 class Gazetteer:
     """Places by id, by normalised name (lookup) and by exact token sequence (tagging)."""
 
     def __init__(
         self,
-        places: dict[int, Place],
+        places: Places,
         by_norm: dict[str, tuple[int, ...]],
         by_tokens: dict[tuple[str, ...], tuple[int, ...]],
     ) -> None:
         self.places = places
         self.by_norm = by_norm
         self.by_tokens = by_tokens
-        self._by_country: dict[str, list[tuple[str, int]]] | None = None
+        self._by_country: dict[str, tuple[list[str], list[int]]] | None = None
 
     def candidates(self, name: str) -> list[Place]:
         """Entries whose name or alternate name equals `name` (normalised), biggest first;
@@ -130,20 +166,22 @@ class Gazetteer:
         from rapidfuzz import fuzz, process
 
         if self._by_country is None:
-            index: dict[str, list[tuple[str, int]]] = defaultdict(list)
+            # names and ids in two lists: the names are what `extract` takes, and copying
+            # them out of one list of pairs cost more than the search in a big country
+            index: dict[str, tuple[list[str], list[int]]] = defaultdict(lambda: ([], []))
             for key, ids in self.by_norm.items():
                 for i in ids:
-                    index[self.places[i].country].append((key, i))
+                    names, pids = index[self.places.country(i)]
+                    names.append(key)
+                    pids.append(i)
             self._by_country = dict(index)
         key = normalize(name)
         scored: dict[int, float] = {}
         for cc in set(countries):
-            pool = self._by_country.get(cc, [])
-            hits = process.extract(
-                key, [k for k, _ in pool], scorer=fuzz.ratio, score_cutoff=cutoff, limit=10
-            )
+            names, pids = self._by_country.get(cc, ([], []))
+            hits = process.extract(key, names, scorer=fuzz.ratio, score_cutoff=cutoff, limit=10)
             for _, score, idx in hits:
-                pid = pool[idx][1]
+                pid = pids[idx]
                 scored[pid] = max(scored.get(pid, 0.0), score)
         return sorted(
             (self.places[i] for i in scored),
@@ -390,7 +428,7 @@ def build(nlp: Language | None = None) -> Gazetteer:
     for key, doc in zip(keys, tokenizer.pipe(keys, batch_size=5000), strict=True):
         by_tokens[tuple(t.text for t in doc)].update(surfaces[key])
     return Gazetteer(
-        places,
+        Places(astuple(p) for p in places.values()),
         {k: tuple(sorted(v)) for k, v in by_norm.items()},
         {k: tuple(sorted(v)) for k, v in by_tokens.items()},
     )
@@ -439,7 +477,7 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
         try:
             with open(path, "rb") as fh:
                 places, by_norm, by_tokens = pickle.load(fh)
-            return Gazetteer({p[0]: Place(*p) for p in places}, by_norm, by_tokens)
+            return Gazetteer(Places(places), by_norm, by_tokens)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
             pass  # rebuild a corrupt or stale cache
     if nlp is None:
@@ -452,20 +490,7 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
-        rows = [
-            (
-                p.geonameid,
-                p.name,
-                p.lat,
-                p.lon,
-                p.country,
-                p.admin1_code,
-                p.admin1,
-                p.population,
-                p.kind,
-            )
-            for p in gaz.places.values()
-        ]
+        rows = gaz.places.rows()
         pickle.dump((rows, gaz.by_norm, gaz.by_tokens), fh, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
     return gaz

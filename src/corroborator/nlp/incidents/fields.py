@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from spacy.tokens import Doc, Token
 
@@ -210,14 +211,23 @@ def _background(doc: Doc, d: DateRef) -> bool:
     )
 
 
-def _recap_verb(tok: Token) -> bool:
-    """'took place', 'happened', 'were carried out': a verb that only says an act occurred."""
-    low = tok.lemma_.lower()
+@cache
+def _occurrence() -> dict[str, frozenset[str]]:
+    """The occurrence phrases by verb lemma, each with the particles it takes ('' for
+    none): `recap` asks about every token of a document."""
+    parts: dict[str, set[str]] = {}
     for phrase in words()["occurrence"]:
         head, _, part = phrase.partition(" ")
-        if low == head and (not part or any(c.lower_ == part for c in tok.children)):
-            return True
-    return False
+        parts.setdefault(head, set()).add(part)
+    return {head: frozenset(p) for head, p in parts.items()}
+
+
+def _recap_verb(tok: Token) -> bool:
+    """'took place', 'happened', 'were carried out': a verb that only says an act occurred."""
+    parts = _occurrence().get(tok.lemma_.lower())
+    if parts is None:
+        return False
+    return "" in parts or any(c.lower_ in parts for c in tok.children)
 
 
 def _recap_subject(verb: Token) -> bool:

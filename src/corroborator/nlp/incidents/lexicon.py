@@ -103,8 +103,18 @@ def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Toke
 
 
 def victim_groups(tokens: list[Token]) -> set[str]:
-    """Victim groups named by these tokens ('injured prisoners of war' -> pow, wounded)."""
+    """Victim groups named by these tokens ('injured prisoners of war' -> pow, wounded).
+    Asked about most noun groups, which name none: one test of their words against every
+    group's first words comes before the per-group matching."""
+    firsts = _victim_firsts()
+    if not any(t.lower_ in firsts or low(t) in firsts for t in tokens):
+        return set()
     return {g for g, grams in lexicon().victims.items() if matches(tokens, grams)}
+
+
+@lru_cache(maxsize=1)
+def _victim_firsts() -> frozenset[str]:
+    return frozenset().union(*(_firsts(grams) for grams in lexicon().victims.values()))
 
 
 @lru_cache(maxsize=1)

@@ -216,9 +216,22 @@ def _dated(a: _Partial, b: _Partial) -> bool:
     return a.month is not None or b.month is not None or None not in (a.year, b.year)
 
 
+@cache
+def _name_starts() -> frozenset[str]:
+    """Month and weekday names: with digits and range words, all a date can begin with."""
+    return frozenset({*_table("dates_months.tsv"), *_table("dates_weekdays.tsv")})
+
+
 def _match_at(doc: Doc, i: int) -> _Match | None:
-    """A range or a single date starting at token i."""
+    """A range or a single date starting at token i (tried at every token: a test of the
+    first word spares most of them the parsing)."""
     word = _lower(doc, i)
+    if (
+        not word[:1].isdigit()
+        and word not in _RANGE_FROM
+        and word.rstrip(".") not in _name_starts()
+    ):
+        return None
     if word in _RANGE_FROM:
         a = _date_or_day(doc, i + 1)
         if a is not None and _lower(doc, a[0]) in _RANGE_FROM[word]:

@@ -155,9 +155,20 @@ def _number_words(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
     return j, value, value, False
 
 
+@cache
+def _figure_starts() -> frozenset[str]:
+    """Every word but digits that a figure can begin with: `_figure` is tried at each token,
+    and a test of the first word spares the lookups of the rest (1.5 s per 240 texts)."""
+    keys = [*_quantifiers(), *_vague()]
+    return frozenset({"between", "from", "a", "an", *_words(), *(k[0] for k in keys if k)})
+
+
 def _figure(doc: Doc, i: int) -> _Figure | None:
     """A quantifier phrase at token i: [quantifier] N [(or|to|-) M] | between N and M."""
-    if _lower(doc, i) in ("between", "from"):
+    first = _lower(doc, i)
+    if first not in _figure_starts() and not _DIGITS.match(first):
+        return None
+    if first in ("between", "from"):
         a = _numeral(doc, i + 1)
         link = "and" if _lower(doc, i) == "between" else "to"
         if a and _lower(doc, a[0]) in (link, "-", "–"):

@@ -362,9 +362,7 @@ class Resolver:
             return p
         if Resolver._admin1 is None:
             Resolver._admin1 = {
-                (a.country, a.admin1_code): a
-                for a in self.gaz.places.values()
-                if a.kind == "admin1"
+                (a.country, a.admin1_code): a for a in self.gaz.places.of_kind("admin1")
             }
         area = Resolver._admin1.get((p.country, p.admin1_code))
         if area is not None and normalize(area.name)[:4] == normalize(m.lookup)[:4]:
