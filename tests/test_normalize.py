@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corroborator.ingest.normalize import normalize, to_original
+from corroborator.ingest.normalize import normalize, to_original, to_working
 
 odd = st.sampled_from(
     ["\u00a0", "\u200b", "\r\n", "\ufeff", "e\u0301", "\u2009", "\u2028", "’", "“"]
@@ -28,8 +28,19 @@ def test_offsets_map_back_to_the_same_characters(raw: str) -> None:
         o = to_original(i, points)
         if ch == raw[o]:
             continue
-        # a changed character maps to the original run it came from
-        assert ch in (" ", "\n") or unicodedata.normalize("NFC", raw[o : o + 3]).startswith(ch)
+        # a changed character maps to the original run it came from (a character NFC
+        # expands, U+FB2C or U+1D15E, became several)
+        assert ch in (" ", "\n") or ch in unicodedata.normalize("NFC", raw[o : o + 3])
+
+
+def test_a_character_nfc_expands_maps_back_to_itself() -> None:
+    """U+FB2C (a Hebrew presentation form) becomes three characters under NFC; each maps
+    back to it, and the original span of it maps to all three."""
+    raw = "a\ufb2cb"
+    text, points = normalize(raw)
+    assert text == "a\u05e9\u05bc\u05c1b"
+    assert [to_original(i, points) for i in range(len(text))] == [0, 1, 1, 1, 2]
+    assert (to_working(1, points), to_working(2, points)) == (1, 4)
 
 
 def test_known_cases() -> None:

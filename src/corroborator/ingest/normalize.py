@@ -81,6 +81,9 @@ def normalize(raw: str, drop: Sequence[tuple[int, int]] = ()) -> tuple[str, list
             piece = unicodedata.normalize("NFC", chunk)
         if len(piece) != len(chunk) and (not points or points[-1] != (w, i)):
             points.append((w, i))
+        # a character NFC expands (U+FB2C, U+1D15E: composition exclusions) maps every
+        # working character it became back to itself
+        points.extend((w + k, i) for k in range(1, len(piece)) if len(piece) > len(chunk))
         out.append(piece)
         w += len(piece)
         i = j
@@ -105,9 +108,12 @@ def to_working(offset: int, points: list[tuple[int, int]]) -> int:
     working offset where they were)."""
     if not points:
         return offset
-    k = bisect.bisect_right([o for _, o in points], offset) - 1
+    origs = [o for _, o in points]
+    k = bisect.bisect_right(origs, offset) - 1
     if k < 0:
         return offset
+    while k > 0 and origs[k - 1] == origs[k] == offset:
+        k -= 1  # an expanded character starts at the first working character it became
     w, o = points[k]
     out = w + (offset - o)
     return min(out, points[k + 1][0]) if k + 1 < len(points) else out
