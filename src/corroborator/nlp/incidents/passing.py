@@ -93,7 +93,7 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
 
 
-_REPUTE = frozenset(("know", "notorious", "infamous", "reputed", "feared"))
+_REPUTE = frozenset(("know", "notorious", "infamous", "reputed"))
 
 
 def _reputed(trig: Token) -> bool:
@@ -219,15 +219,14 @@ def retold_in_passing(trig: Token) -> bool:
         )
         # 'in October 2024, when', 'remains the one on Kumbo in June 2022, where'
         dated = _dated(head) or any(_dated(c) for c in head.children if c.dep_ == "prep")
-        again = head.lemma_.lower() in (
-            "repeat",
-            "anniversary",
-            "reminder",
-        )  # 'a repeat of ..., when'
+        again = head.lemma_.lower() in _AGAIN  # 'a repeat of what happened ..., when'
         if when and (preps & {"as", "like"} or dated or again):
             return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
         cur = head
     return False
+
+
+_AGAIN = frozenset(("repeat", "anniversary", "reminder"))
 
 
 def _dated(tok: Token) -> bool:

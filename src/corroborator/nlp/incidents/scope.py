@@ -148,7 +148,7 @@ def accountability(tok: Token) -> bool:
     acc = words()["accountability"]
     return any(
         _low(t) in acc or t.lower_ in acc or (is_act(t) and _done_by_anyone(t)) for t in tok.subtree
-    )  # 'promised to jail any officer found to have tortured detainees
+    )
 
 
 def negated_copula(trig: Token) -> bool:
