@@ -11,6 +11,8 @@ lexicons/incident_context.json.
 
 from __future__ import annotations
 
+import math
+
 from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import clause_verb, is_noun, words
@@ -312,10 +314,11 @@ def tally(trig: Token) -> bool:
 
 
 def _number(tok: Token) -> float:
+    """The figure a token writes; 'dozens', 'thousands' count as large, any other word as 0."""
     digits = tok.text.replace(",", "")
     if digits.isdigit():
         return float(digits)
-    return float(TALLY_MIN) if tok.lemma_.lower() in words()["aggregate"] else 0.0
+    return math.inf if tok.lemma_.lower() in words()["aggregate"] else 0.0
 
 
 def predicted(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:
@@ -354,10 +357,7 @@ def running_total(trig: Token) -> bool:
 
 def _large(tok: Token) -> bool:
     """A number of a tally ('30,000', 'thousands'), not of one group ('15 civilians')."""
-    digits = tok.text.replace(",", "")
-    return tok.dep_ == "nummod" and (
-        tok.lemma_.lower() in words()["aggregate"] or (digits.isdigit() and int(digits) >= 100)
-    )
+    return tok.dep_ == "nummod" and _number(tok) >= 100
 
 
 def _past_span(prep: Token) -> bool:

@@ -202,8 +202,8 @@ def kill_type(
     # 'the three had surrendered and were executed', 'walking out with their hands raised
     # before troops open fire on them': the sentence makes soldiers or 'them' captives
     unnamed = not victims or (has(words, "combatants") and victims <= {"civilians"})
-    cues = matches(_with_previous(unit), lex.terms["captive_cues"])
-    if unnamed and any(_cue_on_victims(c, agents, full, pronoun_only) for c in cues):
+    cues = matches(_with_previous(unit), lex.terms["captive_cues"]) if unnamed else []
+    if any(_cue_on_victims(c, agents, full, pronoun_only) for c in cues):
         vague = pronoun_only or not patient  # 'they shot him': who he was is told elsewhere
         return "killing_captives", victims - {"civilians"} | {"prisoners_of_war"}, vague, False
     if pronoun_only or not patient:

@@ -88,10 +88,11 @@ class IncidentsStage:
         lay = layout(doc, units)
         found = resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
+        triggers = [m.trigger for m in found]
         for c in ctx.extraction.counts:
             if c.outcome not in ("killed", "wounded") or c.low is None:
                 continue
-            if not tolls.binds(doc, c, [m.trigger for m in found], recalled):
+            if not tolls.binds(doc, c, triggers, recalled):
                 continue  # 'after the massacre in Karma, where soldiers killed 147'
             for k, u in enumerate(units):
                 if u.start_char <= c.start < u.end_char:
