@@ -392,6 +392,11 @@ def test_missing_kinds_are_not_scored() -> None:
         ('["kind", "quote"]', "expected a JSON object"),
         ('{"kind": "incident", "type": "other", "mentions": [{"quote": "x"}]}', "source_file"),
         ('{"kind": "same_story", "source_files": ["a.txt"]}', "two or more"),
+        (
+            '{"kind": "incident", "type": "other", "date": "2025-03-14", '
+            '"mentions": [{"source_file": "a.txt", "quote": "x"}]}',
+            "incident date must be an object or null, not str",
+        ),
     ],
 )
 def test_malformed_gold_names_its_line(tmp_path: Path, line: str, message: str) -> None:

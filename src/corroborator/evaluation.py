@@ -115,6 +115,9 @@ def load_gold(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+_INCIDENT_OBJECTS = ("killed", "wounded", "location", "date")
+
+
 def _parse_gold_line(line: str, number: int) -> dict[str, Any]:
     try:
         record = json.loads(line)
@@ -132,6 +135,13 @@ def _parse_gold_line(line: str, number: int) -> dict[str, Any]:
         isinstance(m, dict) and m.get("source_file") and m.get("quote") for m in record["mentions"]
     ):
         raise ValueError(f"gold line {number}: incident mention needs source_file and quote")
+    if kind == "incident":
+        for key in _INCIDENT_OBJECTS:
+            if record.get(key) is not None and not isinstance(record[key], dict):
+                raise ValueError(
+                    f"gold line {number}: incident {key} must be an object or null, "
+                    f"not {type(record[key]).__name__} (see CONTRACT: gold files)"
+                )
     if kind == "same_story" and len(set(record["source_files"])) < 2:
         raise ValueError(f"gold line {number}: same_story needs two or more source_files")
     if kind == eval_places.KIND:
