@@ -11,11 +11,11 @@ over every document of the set.
     python benchmarks/stories_baseline.py [SET ...] [--fresh] [--oracle]
 
 Sets: retellings_dev retellings_heldout hard_dev hard_heldout blind blind2 blind3 blind4 blind5
-examples
+blind6 examples
 ru_uk ru_uk_heldout ecb_dev ecb_train ecb_dev_cut ecb_train_cut (the `_cut` ECB+ variants
 are transformed like a scraper's output: page furniture above, cut at 2,000 characters
 mid-sentence, no dates). With no SET, every set but the held-out ones (hard_heldout,
-blind, blind4, blind5: scored once, at the end; blind3 was, in session 16, and is dev
+blind, blind4, blind5, blind6: scored once, at the end; blind3 was, in session 16, and is dev
 now). Every document of a set is scored, one in no
 `same_story` record being its own story. `--oracle` also prints the baseline at its best threshold in hindsight, per set.
 """
@@ -62,13 +62,14 @@ FOLDERS = {
     "blind3": ROOT / "tests/fixtures/retellings/blind3",
     "blind4": ROOT / "tests/fixtures/retellings/blind4",
     "blind5": ROOT / "tests/fixtures/retellings/blind5",
+    "blind6": ROOT / "tests/fixtures/retellings/blind6",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
     "ru_uk": ROOT / "tests/fixtures/ru_uk",
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
-HELD = ("hard_heldout", "blind", "blind4", "blind5")  # scored once, at the end
+HELD = ("hard_heldout", "blind", "blind4", "blind5", "blind6")  # scored once, at the end
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
