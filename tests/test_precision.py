@@ -127,6 +127,23 @@ NOT_INCIDENTS = {
         "Gunmen have abducted dozens of farmers in the state over the past two years.",
         "The agency says more than 140 of its clinics have been shelled since May 2023.",
     ],
+    "period_tally": [
+        "Between January and June, the monitoring group recorded the killing of 412 civilians "
+        "across the province.",
+        "More than 2,000 civilians were killed in the three countries in the first half of the "
+        "year, a monitoring group estimates.",
+        "Some 150 people were kidnapped in the district over the same period.",
+        "Clinics in the district reported 38 cases of sexual violence.",
+    ],
+    "negated_subject": ["Residents said that no shell had struck the clinic that week."],
+    "unsourced_reports": [
+        "There were also reports on Telegram that the market in the town had been shelled.",
+    ],
+    "named_by_date": [
+        "Officials compared it with the bombing of 3 March 2022, in which 20 people died at "
+        "the station.",
+    ],
+    "routine": ["Shelling of the district has become routine since the front moved closer."],
 }
 
 STILL_INCIDENTS = [
@@ -182,6 +199,31 @@ STILL_INCIDENTS = [
     (
         "Soldiers have been accused of killing five farmers in Kolo on Monday.",
         ["killing_civilians"],
+    ),
+    (  # a span of days is one act's time, not a monitor's period
+        "Soldiers shot dead 130 men in the village of Moura over five days in March, the "
+        "report says.",
+        ["killing_civilians"],
+    ),
+    (
+        "Rebels killed at least 131 civilians in Kishishe between 29 and 30 November.",
+        ["killing_civilians"],
+    ),
+    (
+        "In the weeks that followed, soldiers detained more than 100 men in the township.",
+        ["abduction_detention"],
+    ),
+    (
+        "Over the weekend, militiamen abducted 140 pupils from a school in Kuriga.",
+        ["abduction_detention"],
+    ),
+    (  # an authored report is a source, not hearsay
+        "A report by the UN mission says soldiers killed 14 villagers in Kumbo on Monday.",
+        ["killing_civilians"],
+    ),
+    (
+        "The shelling was heavy and lasted all night, residents of Kupiansk said.",
+        ["attack_populated_area"],
     ),
     (  # 'family' names the house's owners; the target is a building
         "A missile hit the Haddad family house in Kfar Kila on Tuesday, killing four.",

@@ -30,8 +30,9 @@ def negated(trigger: Token, agents: list[Token]) -> bool:
     no denial of others)."""
     if any(c.dep_ == "neg" for c in trigger.children) or denial(agents):
         return True
-    if any(  # 'no school was attacked'
-        c.dep_ == "nsubjpass" and any(d.dep_ == "det" and d.lower_ == "no" for d in c.children)
+    if any(  # 'no school was attacked', 'no shell had struck the clinic'
+        c.dep_ in ("nsubjpass", "nsubj")
+        and any(d.dep_ == "det" and d.lower_ == "no" for d in c.children)
         for c in trigger.children
     ):
         return True

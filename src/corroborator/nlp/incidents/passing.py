@@ -291,15 +291,20 @@ TALLY_MIN = 5  # acts counted from this many up are a tally ('47 attacks'), not 
 _EVENTS = frozenset(("attack", "strike", "airstrike", "raid", "bombing", "shelling", "assault"))
 
 
+_COUNTED = frozenset(("incident", "case"))  # '412 incidents of killings', '45 cases of rape'
+
+
 def tally(trig: Token) -> bool:
     """'47 attacks with explosives', 'more than 1,000 air strikes', 'dozens of raids', '412
     incidents of killings': acts counted, a campaign's figure rather than one act. A count
     of deaths is a toll ('400 civilian deaths have been recorded'), kept."""
-    if not is_noun(trig) or trig.tag_ != "NNS":
+    if not is_noun(trig):
+        return False
+    if trig.tag_ != "NNS" and not (trig.dep_ == "pobj" and trig.head.head.lemma_ in _COUNTED):
         return False
     # acts counted as events; '250 hostages' or '40 rockets' count victims or munitions
     counted = [trig] if trig.lemma_.lower() in _EVENTS else []
-    if trig.dep_ == "pobj" and trig.head.lower_ == "of" and trig.head.head.lemma_ == "incident":
+    if trig.dep_ == "pobj" and trig.head.lower_ == "of" and trig.head.head.lemma_ in _COUNTED:
         counted.append(trig.head.head)
     for noun in counted:
         for c in noun.children:
@@ -352,6 +357,62 @@ def running_total(trig: Token) -> bool:
         or _number(c) >= 100  # 'more than 190 of its schools have been hit since'
         or any(_large(d) for d in c.children)
         for c in counted
+    )
+
+
+def period_tally(trig: Token) -> bool:
+    """'Between January and June the group recorded the killing of 412 civilians', 'more
+    than 2,000 civilians were killed ... in the first half of the year', '150 people were
+    kidnapped over the same period': a count kept over a period is a monitor's figure,
+    told in the past as often as in the perfect (`running_total`)."""
+    verb = clause_verb(trig) if is_noun(trig) else trig
+    if verb is None:
+        return False
+    if is_noun(trig):
+        counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
+    else:
+        counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
+    if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
+        return False
+    nested = ("relcl", "ccomp", "advcl", "acl", "conj", "xcomp")
+    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
+    return any(_period(t) for t in own)
+
+
+def _period(tok: Token) -> bool:
+    """'between January and June', 'in the first half of the year', 'over the same period',
+    'since March', 'in 2024'; not 'between 29 and 30 November' or 'in the weeks that
+    followed', which time one act."""
+    if tok.dep_ != "prep":
+        return False
+    objs = [g for g in tok.children if g.dep_ == "pobj"]
+    named = {t.lower_ for g in objs for t in g.subtree if t.lower_ in _MONTHS or _year(t)}
+    if tok.lower_ == "since":
+        return bool(named)
+    if tok.lower_ == "between":  # 'between 29 and 30 November' is one act's two days
+        return len(named) >= 2
+    if tok.lower_ not in ("in", "over", "during", "throughout", "for"):
+        return False
+    period = words()["period"]
+    return any(g.lower_ in period or g.lemma_.lower() in period or _year(g) for g in objs)
+
+
+def routine(trig: Token) -> bool:
+    """'Shelling of the camp has become routine': the act as a matter of course."""
+    if trig.dep_ not in ("nsubj", "csubj") or trig.head.lemma_ not in ("become", "be"):
+        return False  # the parser makes 'Shelling of the camp' a clausal subject
+    said = [c for c in trig.head.children if c.dep_ in ("acomp", "attr")]
+    return any(c.lemma_.lower() in words()["routine"] for c in said)
+
+
+def named_by_date(trig: Token) -> bool:
+    """'the attack of 7 October 2023', 'the massacre of February 2022': an act named by a
+    date with its year is history the report points to."""
+    if not is_noun(trig) or not _definite(trig):
+        return False
+    return any(
+        c.dep_ == "prep" and c.lower_ == "of" and any(_year(t) for t in c.subtree)
+        for c in trig.children
     )
 
 

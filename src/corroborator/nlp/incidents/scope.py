@@ -172,7 +172,17 @@ def hearsay(trig: Token) -> bool:
         said_by = [a] + [c for c in a.children if c.dep_ == "nsubj"]
         if any(_low(n) in _POSTS and n.pos_ == "NOUN" and _unsourced(n) for n in said_by):
             return True
+        if _low(a) in _REPORTS and a.tag_ == "NNS" and _unsourced(a) and _authorless(a):
+            return True  # 'there were reports on Facebook that the hospital was hit'
     return False
+
+
+_REPORTS = frozenset(("report", "claim"))
+
+
+def _authorless(noun: Token) -> bool:
+    """No one's reports: no possessor, no 'by' and no source of their own."""
+    return not any(c.dep_ == "poss" or c.lower_ in ("by", "from") for c in noun.children)
 
 
 def _unsourced(post: Token) -> bool:
