@@ -205,6 +205,8 @@ def retold_in_passing(trig: Token) -> bool:
     that killed 160', 'after the massacre in Karma, where soldiers killed 147', 'weeks
     after the Bucha killings were in the news', 'as in El Geneina, when men were killed'."""
     temporal = words()["temporal"] | words()["comparison"]
+    if _long_after(trig, temporal):
+        return True
     cur = trig
     for _ in range(8):
         head = cur.head
@@ -229,6 +231,18 @@ def retold_in_passing(trig: Token) -> bool:
 
 
 _AGAIN = frozenset(("repeat", "anniversary", "reminder"))
+_LONG = frozenset(("week", "month", "year", "decade"))
+
+
+def _long_after(trig: Token, temporal: frozenset[str]) -> bool:
+    """'The strike came a year after two missiles hit the centre of Sumy': a clause timed
+    weeks or more away from the news is another act, used to date it."""
+    verb = trig if trig.dep_ == "advcl" else trig.head if trig.dep_ == "nsubj" else None
+    if verb is None or verb.dep_ != "advcl":
+        return False
+    marks = [c for c in verb.children if c.dep_ == "mark" and c.lower_ in temporal]
+    spans = [c for t in (*marks, verb, verb.head) for c in t.children if c.dep_ == "npadvmod"]
+    return bool(marks) and any(c.lemma_.lower() in _LONG for c in spans)
 
 
 def _dated(tok: Token) -> bool:

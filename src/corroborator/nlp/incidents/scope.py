@@ -189,6 +189,19 @@ def _unsourced(post: Token) -> bool:
     return any(t.lower_ in ("social", "facebook", "telegram", "unverified") for t in post.subtree)
 
 
+def open_ground(trig: Token) -> bool:
+    """'A second missile fell in a field near the station; no one was hurt': a munition
+    that came down on open ground, hurting no one the clause names, hit no populated place."""
+    verb = trig if trig.pos_ == "VERB" else trig.head
+    said = " ".join([_low(verb), *(c.lower_ for c in verb.children if c.dep_ == "prt")])
+    if said not in words()["landing"] or (trig.i != verb.i and trig.dep_ != "nsubj"):
+        return False
+    if any(is_act(t) and t.i not in (trig.i, verb.i) for t in verb.subtree):
+        return False  # 'landed in a field, killing two farmers'
+    places = [g for c in verb.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"]
+    return bool(places) and _low(places[0]) in words()["open_ground"]
+
+
 def imagined(trig: Token) -> bool:
     """'Imagine that tomorrow a shell kills twenty people': an act supposed, not reported."""
     return any(_low(a) in ("imagine", "suppose") for a in list(trig.ancestors)[:4])

@@ -139,6 +139,7 @@ def typed_mention(
         out_of_scope.war_total(trig, agents)
         or out_of_scope.justification(trig)
         or out_of_scope.promise(trig)
+        or out_of_scope.open_ground(trig)
     ):
         return None
     hypothetical = (
