@@ -212,7 +212,15 @@ def test_band_keys_find_what_datasketch_lsh_finds() -> None:
 def test_story_vector_round_trips_through_json() -> None:
     index = stories.StoryIndex()
     docs = [
-        stories.StoryDoc(p.name, p.read_text("utf-8"), "2023-05-01", ("Someone",), ("Town",))
+        stories.StoryDoc(
+            p.name,
+            p.read_text("utf-8"),
+            "2023-05-01",
+            ("Someone",),
+            ("Town",),
+            event_place="Town",
+            event_day="2023-04-30",
+        )
         for p in TEXT_FILES[:2]
     ]
     stories.assign_stories(docs, index=index)

@@ -336,3 +336,20 @@ def test_a_missing_date_does_not_veto_a_link() -> None:
     far = _doc("respelt", RESPELT, published="2023-06-01")
     index_far, v_far = _index(_corpus(dated, far))
     assert index_far.similarity(v_far["wire"], v_far["respelt"]) == 0.0
+
+
+def test_main_incidents_in_one_town_raise_the_score_unless_their_days_differ() -> None:
+    """A widow's account and a wire story share few words; the town of the act each tells
+    most is what ties them, unless each dates its act to another day."""
+    wire = "Gunmen on motorcycles abducted 87 pupils from the school in Kuriga on Thursday."
+    widow = "'They took the pupils at assembly time,' said the mother of a boy from the school."
+    plain, v = _index(_corpus(_doc("w", wire), _doc("m", widow)))
+    kw = {"event_place": "Kuriga"}
+    same, s = _index(_corpus(_doc("w", wire, **kw), _doc("m", widow, event_place="Kurriga")))
+    assert same.similarity(s["w"], s["m"]) == 1.5 * plain.similarity(v["w"], v["m"]) > 0
+    days = _corpus(
+        _doc("w", wire, event_day="2024-03-07", **kw),
+        _doc("m", widow, event_day="2024-05-20", **kw),
+    )
+    other, o = _index(days)
+    assert other.similarity(o["w"], o["m"]) == plain.similarity(v["w"], v["m"])

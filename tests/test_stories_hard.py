@@ -87,12 +87,15 @@ HELDOUT_FLOOR = 0.95
 #   channel or the camp with the story they resemble and name its town in passing;
 # - blind4 and blind5 (session 17, written blind, each scored once with the unchanged
 #   linker): P .72 R .70 F1 .709 (baseline .699) and P .69 R .68 F1 .687 (baseline .617).
+# Session 18's boost for two reports whose main incidents share a town (tuned on all of
+# the above, which are development sets since): blind .845 (a look-alike in the same
+# city), blind2 .902, blind3 .784, blind4 .737, blind5 .778.
 BLIND_SETS = [
-    ("blind", 28, 0.86, 0.95, True),
-    ("blind2", 42, 0.88, 0.85, True),
-    ("blind3", 36, 0.64, 0.6, False),
-    ("blind4", 44, 0.68, 0.66, True),
-    ("blind5", 41, 0.66, 0.64, True),
+    ("blind", 28, 0.82, 0.95, True),
+    ("blind2", 42, 0.88, 0.9, True),
+    ("blind3", 36, 0.76, 0.75, True),
+    ("blind4", 44, 0.71, 0.72, True),
+    ("blind5", 41, 0.75, 0.8, True),
 ]
 
 

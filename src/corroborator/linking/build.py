@@ -296,11 +296,23 @@ def story_doc(
         people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
         main_places=_main_places(towns),
         main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
+        **_main_incident(ex.get("incidents", [])),
         language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
         ),
     )
+
+
+def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, str | None]:
+    """The town and day of the incident the report tells most (first told, on a tie)."""
+    located = [i for i in incidents if (i.get("location") or {}).get("precision") == "settlement"]
+    if not located:
+        return {}
+    main = max(located, key=lambda i: (len(i["mentions"]), -min(m["start"] for m in i["mentions"])))
+    date = main.get("date") or {}
+    day = date.get("start") if date.get("precision") == "day" else None
+    return {"event_place": main["location"]["name"], "event_day": day}
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:

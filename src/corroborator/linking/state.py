@@ -119,6 +119,8 @@ def vec_json(vec: stories._Vec) -> str:
             "actors": sorted(vec.actors),
             "protagonist": vec.protagonist,
             "language": vec.language,
+            "event_place": vec.event_place,
+            "event_day": vec.event_day,
         },
         ensure_ascii=False,
     )
@@ -140,6 +142,8 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         frozenset(d["actors"]),
         d["protagonist"],
         d.get("language"),
+        d.get("event_place", ""),  # vectors stored before these were kept
+        d.get("event_day"),
     )
 
 
