@@ -222,3 +222,17 @@ def test_a_family_name_shared_by_a_village_is_no_place(nlp: Language) -> None:
     EntitiesStage()(ctx)
     PlacesStage()(ctx)
     assert [p.text for p in ctx.extraction.places] == ["Nabatieh"]
+
+
+def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) -> None:
+    """ "'Papa, they took Grace'": a town in Hungary bears the name; the town named after
+    it stays a place."""
+    text = (
+        "\"He told me, 'Papa, they took Grace, they took everybody,'\" said Samuel, a farmer "
+        "near Kaduna. Gunmen seized the pupils at a school in Kaduna on Thursday."
+    )
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    assert "Papa" not in [p.text for p in ctx.extraction.places]
+    assert "Kaduna" in [p.text for p in ctx.extraction.places]

@@ -191,6 +191,16 @@ def _family_name(doc: Doc, start: int, end: int) -> bool:
     return root.dep_ == "appos" and root.head.lemma_.lower() in _KIN
 
 
+_OPENING = "'\"‘“«„"
+
+
+def _addressed(doc: Doc, start: int, end: int) -> bool:
+    """ "'Papa, they took Grace'": the first word of a quote, then a comma, is someone
+    spoken to, not a place (a town in Hungary is called Pápa)."""
+    before = text_of(doc)[:start].rstrip(" ")
+    return bool(before) and before[-1] in _OPENING and text_of(doc)[end : end + 1] == ","
+
+
 def _after_the(doc: Doc, start_char: int) -> bool:
     return text_of(doc)[max(0, start_char - 4) : start_char].lower() == "the "
 
@@ -209,6 +219,7 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
         and not _metonym(doc, e.start, e.end)
         and not _organisation(doc, e.start, e.end)
         and not _family_name(doc, e.start, e.end)
+        and not _addressed(doc, e.start, e.end)
     ]
     covered = {i for e in entities for i in range(e.start, e.end)}
     for tok in doc[:-1]:
