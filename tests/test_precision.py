@@ -143,9 +143,10 @@ NOT_INCIDENTS = {
         "Officials compared it with the bombing of 3 March 2022, in which 20 people died at "
         "the station.",
     ],
-    "open_ground": [
+    "harmless_landing": [
         "A second rocket came down in a field outside the village; no one was hurt, officials "
         "said.",
+        "On Monday a mortar round fell beside the clinic in Tal Abyad, but nobody was injured.",
     ],
     "routine": ["Shelling of the district has become routine since the front moved closer."],
 }
@@ -207,6 +208,11 @@ STILL_INCIDENTS = [
     (
         "A shell landed in a field outside Kupiansk on Monday, killing two farmers.",
         ["killing_civilians"],
+    ),
+    (  # hurting no one elsewhere does not spare this strike
+        "A missile hit the hospital in Bilozerka, wounding two nurses; no one was hurt in the "
+        "second strike.",
+        ["attack_populated_area"],
     ),
     (  # a span of days is one act's time, not a monitor's period
         "Soldiers shot dead 130 men in the village of Moura over five days in March, the "

@@ -189,17 +189,33 @@ def _unsourced(post: Token) -> bool:
     return any(t.lower_ in ("social", "facebook", "telegram", "unverified") for t in post.subtree)
 
 
-def open_ground(trig: Token) -> bool:
-    """'A second missile fell in a field near the station; no one was hurt': a munition
-    that came down on open ground, hurting no one the clause names, hit no populated place."""
-    verb = trig if trig.pos_ == "VERB" else trig.head
+def harmless_landing(trig: Token) -> bool:
+    """'A second missile fell in a field near the station', 'a shell fell next to the
+    school, but no one was hurt': a munition that came down on open ground, or that the
+    sentence says hurt no one, hit no populated place."""
+    subj = trig.head if trig.dep_ == "compound" else trig  # 'a mortar round fell'
+    verb = trig if trig.pos_ == "VERB" else subj.head
     said = " ".join([_low(verb), *(c.lower_ for c in verb.children if c.dep_ == "prt")])
-    if said not in words()["landing"] or (trig.i != verb.i and trig.dep_ != "nsubj"):
+    if said not in words()["landing"] or (trig.i != verb.i and subj.dep_ != "nsubj"):
         return False
-    if any(is_act(t) and t.i not in (trig.i, verb.i) for t in verb.subtree):
+    harm = [t for t in verb.subtree if is_act(t) and t.i not in (trig.i, subj.i, verb.i)]
+    unhurt = [t for t in trig.sent if _hurt_no_one(t)]
+    if any(t not in unhurt for t in harm):
         return False  # 'landed in a field, killing two farmers'
     places = [g for c in verb.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"]
-    return bool(places) and _low(places[0]) in words()["open_ground"]
+    return bool(unhurt) or bool(places) and _low(places[0]) in words()["open_ground"]
+
+
+def _hurt_no_one(tok: Token) -> bool:
+    """'no one was hurt', 'nobody was injured'."""
+    if _low(tok) not in ("hurt", "injure", "wound", "kill"):
+        return False
+    subj = [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return any(
+        c.lower_ in ("nobody", "none")
+        or (c.lower_ == "one" and any(d.lower_ == "no" for d in c.children))
+        for c in subj
+    )
 
 
 def imagined(trig: Token) -> bool:

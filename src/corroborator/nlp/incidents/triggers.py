@@ -139,7 +139,7 @@ def typed_mention(
         out_of_scope.war_total(trig, agents)
         or out_of_scope.justification(trig)
         or out_of_scope.promise(trig)
-        or out_of_scope.open_ground(trig)
+        or out_of_scope.harmless_landing(trig)
     ):
         return None
     hypothetical = (
