@@ -236,3 +236,17 @@ def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) ->
     PlacesStage()(ctx)
     assert "Papa" not in [p.text for p in ctx.extraction.places]
     assert "Kaduna" in [p.text for p in ctx.extraction.places]
+
+
+def test_a_name_told_twice_does_not_vote_for_its_own_namesake_abroad(nlp: Language) -> None:
+    """GeoNames lists "Hamas" as a name of Hamm, Germany; named twice in a Gaza story it
+    had outvoted the story's country for its own reading."""
+    text = (
+        "An Israeli strike hit a school used as a shelter in Nuseirat, in central Gaza, on "
+        'Tuesday. The military said it had struck "a Hamas terrorist who was operating from '
+        'within the compound". A Hamas official called the claim a lie.'
+    )
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    assert {p.country for p in ctx.extraction.places} == {"PS"}

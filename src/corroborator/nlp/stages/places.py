@@ -300,8 +300,12 @@ class Resolver:
             ]
         )
         countries.update(demonyms or Counter())  # "Pakistani officials", "Malian troops"
+        # a name told twice must not vote twice for its own namesake's country ("Hamas"
+        # is listed as a name of Hamm, Germany): its reading is judged by the others' votes
+        told = Counter(m.lookup.lower() for m in mentions)
         pools = [
-            self._options(m, options, countries) for m, options in zip(mentions, cands, strict=True)
+            self._options(m, options, countries, told[m.lookup.lower()])
+            for m, options in zip(mentions, cands, strict=True)
         ]
         first = [
             max(pool, key=lambda p: self.score(p, m.wants, countries, regions)) if pool else None
@@ -347,7 +351,7 @@ class Resolver:
             if famous and best.kind == "city" and best not in famous and not tied:
                 best = max(famous, key=total)
             own = _reading_country(cands[i])
-            others = countries - Counter([own] if own else [])
+            others = countries - Counter({own: told[m.lookup.lower()]} if own else {})
             abroad = others and best.country not in others and not _famous(best)
             if abroad and best.kind == "city" and not qualified and anchors and nearest > TIE_KM:
                 out[i] = None  # a small town only across a border, far from the story
@@ -380,8 +384,11 @@ class Resolver:
             return area
         return p
 
-    def _options(self, m: _Mention, options: list[Place], countries: Counter[str]) -> list[Place]:
-        """Candidates that the document's countries leave possible."""
+    def _options(
+        self, m: _Mention, options: list[Place], countries: Counter[str], told: int = 1
+    ) -> list[Place]:
+        """Candidates that the document's countries leave possible (`told`: how many times
+        the document names it, each a vote for its own reading's country)."""
         words = english_words()
         top = [cc for cc, _ in countries.most_common(3)]
         if not options and top and len(m.lookup) >= 4:
@@ -390,7 +397,7 @@ class Resolver:
                 options = [p for p in options if p.kind in {"admin1", "admin2"}] or options
         if countries:  # a region or village abroad is a namesake, not the place meant
             own = _reading_country(self.gaz.candidates(m.lookup))
-            others = countries - Counter([own] if own else [])
+            others = countries - Counter({own: told} if own else {})
             options = [
                 p
                 for p in options
