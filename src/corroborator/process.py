@@ -262,6 +262,7 @@ def process(
     if dask and todo:
         results = _run_dask(store, todo, batch, dask)
     elif jobs > 1 and len(todo) > batch:
+        # the first batch a third of a worker's share; later ones shrink (`_batches`)
         results = _run_pool(store, todo, min(batch, -(-len(todo) // (3 * jobs))), jobs)
     else:
         if todo:

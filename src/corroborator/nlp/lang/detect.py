@@ -98,8 +98,8 @@ def _detect(text: str) -> str | None:
 def _plainly_english(text: str) -> bool:
     """Eight words or more in ASCII letters, a fifth or more of them English function
     words and none a (lower-case) French, German or Spanish one: lingua answers English for
-    every such paragraph of the project's texts (so it does with one in eight), and skipping
-    it saves ~1 ms a paragraph."""
+    every such paragraph of the project's texts (and would at one word in eight), and not
+    asking it saves ~1 ms a paragraph."""
     if _OTHER_LETTER.search(text):
         return False
     words = _ASCII_WORD.findall(text[:5000])
@@ -140,7 +140,7 @@ def main_language(found: list[LangRange]) -> str | None:
 def language_of(text: str) -> str | None:
     """A document's language: the one covering most of its paragraphs. Where plainly
     English paragraphs alone fill over half the text, English covers most whatever the
-    others are, so lingua is not asked about them (nor loaded, ~1 s, for such a corpus)."""
+    others are, so lingua is not asked about them (nor loaded, ~1 s, if no document needs it)."""
     plain = sum(
         len(para)
         for para in _PARAGRAPH.findall(text)
