@@ -107,3 +107,27 @@ def test_seed_origins_shared_by_relaying_outlets() -> None:
     assert o["000"] & o["001"]  # both relay the same human-rights group's video
     assert o["002"] & o["004"]  # both relay the same security-service footage
     assert not o["000"] & o["002"]
+
+
+def test_signatures_of_datasketch_1_are_rewritten(cli, db: Path) -> None:
+    """datasketch 1 stored another format (positive count, no scheme byte): a full relink
+    replaces such rows and still finds the copy."""
+    import struct
+
+    from corroborator.storage.db import open_store
+
+    assert cli("ingest", "--quiet", "--no-extract", str(FIX / "a1_wire.txt")).exit_code == 0
+    store = open_store(str(db))
+    (doc,) = store.documents()
+    legacy = struct.pack("@qi128I", 1, 128, *range(128))
+    with store.transaction():
+        store.execute(
+            "INSERT INTO signatures (document_id, signature) VALUES (?, ?)",
+            (doc["document_id"], legacy.hex()),
+        )
+    assert cli("ingest", "--quiet", str(FIX / "a2_rewrite.txt")).exit_code == 0
+    rows = store.rows("SELECT document_id, signature FROM signatures")
+    assert {r["signature"] for r in rows} == {
+        copies.signature(d["text"]).hex() for d in store.documents()
+    }
+    assert any(d["duplicate_of"] == doc["document_id"] for d in open_store(str(db)).documents())

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import EXAMPLE_DOCS
-from corroborator.linking import copies, incremental, state, stories
+from corroborator.linking import copies, incremental, minhash, state, stories
 from corroborator.linking.build import relink
 from corroborator.storage.db import Store, open_store
 
@@ -195,18 +195,29 @@ def test_unrelated_document_reads_no_other_text_and_rewrites_nothing(
 
 
 def test_band_keys_find_what_datasketch_lsh_finds() -> None:
-    from datasketch import MinHashLSH
+    from datasketch import LeanMinHash, MinHash, MinHashLSH
 
     texts = [p.read_text("utf-8") for p in TEXT_FILES]
     edited = texts[1].replace("said", "says", 4)
     sigs = [copies.signature(t) for t in [*texts, edited]]
-    lsh = MinHashLSH(threshold=copies.LSH_THRESHOLD, num_perm=copies.NUM_PERM)
-    for i, s in enumerate(sigs[:-1]):
-        lsh.insert(i, copies.load_signature(s))
-    found = set(lsh.query(copies.load_signature(sigs[-1])))
+    lsh = MinHashLSH(threshold=0.3, num_perm=minhash.NUM_PERM)
+    assert (lsh.b, lsh.r) == (minhash.BANDS, minhash.ROWS)
+    for i, (t, s) in enumerate(zip([*texts, edited], sigs, strict=True)):
+        m = MinHash(num_perm=minhash.NUM_PERM, seed=minhash.SEED, hashfunc=copies._hash32)
+        m.update_batch(list(copies._shingles(t)))
+        lean = LeanMinHash(m)
+        buf = bytearray(lean.bytesize())
+        lean.serialize(buf)
+        assert bytes(buf) == s  # the signatures datasketch stored before
+        if i < len(texts):
+            lsh.insert(i, lean)
+    found = set(lsh.query(LeanMinHash.deserialize(bytearray(sigs[-1]))))
     keys = set(state.band_keys(sigs[-1]))
     shared = {i for i, s in enumerate(sigs[:-1]) if keys & set(state.band_keys(s))}
-    assert found == shared == {1}
+    index = copies.CopyIndex()
+    for i, s in enumerate(sigs[:-1]):
+        index.add(str(i), s)
+    assert found == shared == {int(i) for i in index.query(sigs[-1])} == {1}
 
 
 def test_story_vector_round_trips_through_json() -> None:

@@ -47,3 +47,16 @@ def test_ingest_stores_detected_language_unless_declared(cli, db: Path, tmp_path
     assert cli("ingest", "--quiet", "--no-extract", str(src)).exit_code == 0
     langs = sorted(d["language"] for d in open_store(str(db)).documents(with_text=False))
     assert langs == ["uk", "uk"]
+
+
+def test_plainly_english_paragraphs_are_what_lingua_says() -> None:
+    from corroborator.nlp.lang.detect import _PARAGRAPH, _plainly_english, detector
+
+    root = Path(__file__).parents[1]
+    texts = [p.read_text("utf-8") for p in sorted(root.glob("examples/docs/*.txt"))]
+    texts += [p.read_text("utf-8") for p in sorted(root.glob("tests/fixtures/**/*.txt"))]
+    plain = {p for t in texts for p in _PARAGRAPH.findall(t) if _plainly_english(p)}
+    assert len(plain) > 500
+    assert {detector().detect_language_of(p[:5000]).iso_code_639_1.name for p in plain} == {"EN"}
+    assert not _plainly_english("Les soldats ont tiré sur des voitures, a dit le maire du village.")
+    assert not _plainly_english("Share on Facebook | Share on X | WhatsApp")

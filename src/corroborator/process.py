@@ -32,10 +32,16 @@ def extract_batch(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
     return [(doc_id, asdict(ex)) for (doc_id, *_), ex in zip(batch, exs, strict=True)]
 
 
-def _batches(store: Store, todo: list[str], size: int) -> Iterator[Batch]:
-    for i in range(0, len(todo), size):
-        docs = store.documents(todo[i : i + size])
+def _batches(store: Store, todo: list[str], size: int, jobs: int = 0) -> Iterator[Batch]:
+    """Batches of `size` documents; for a pool of `jobs` workers, fewer as the work left
+    shrinks (a third of a worker's share, down to one document), so the workers finish
+    together instead of one parsing the last big batch while the others idle."""
+    i = 0
+    while i < len(todo):
+        n = min(size, max(1, -(-(len(todo) - i) // (3 * jobs)))) if jobs else size
+        docs = store.documents(todo[i : i + n])
         yield [(d["document_id"], d["text"], d["published"], d["language"]) for d in docs]
+        i += n
 
 
 def _run_local(store: Store, todo: list[str], size: int) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -127,8 +133,7 @@ def _fuzzy_index() -> None:
 
 
 def _linking_modules() -> None:
-    """Linking's imports (datasketch pulls in scipy: ~1 s), ahead of the linking pass. Not
-    before the pool forks: scipy starts a BLAS thread."""
+    """Linking's imports (~0.2 s), ahead of the linking pass, on a core a worker left idle."""
     import corroborator.linking.build  # noqa: F401
 
 
@@ -182,7 +187,7 @@ def _run_pool(
         todo = _warm_shared(store, todo, size)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=initializer) as pool:
         pending: set[Future[list[tuple[str, dict[str, Any]]]]] = set()
-        for batch in _batches(store, todo, size):
+        for batch in _batches(store, todo, size, jobs):
             pending.add(pool.submit(extract_batch, batch))
             if len(pending) >= 2 * jobs:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -257,8 +262,8 @@ def process(
     if dask and todo:
         results = _run_dask(store, todo, batch, dask)
     elif jobs > 1 and len(todo) > batch:
-        # four batches per worker at least, so the last one to finish does not idle the rest
-        results = _run_pool(store, todo, min(batch, -(-len(todo) // (4 * jobs))), jobs)
+        # the first batch a third of a worker's share; later ones shrink (`_batches`)
+        results = _run_pool(store, todo, min(batch, -(-len(todo) // (3 * jobs))), jobs)
     else:
         if todo:
             _warm()

@@ -18,7 +18,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from corroborator.linking import copies, corroboration, declared, names, state, stories, suggest
+from corroborator.linking import (
+    copies,
+    corroboration,
+    declared,
+    minhash,
+    names,
+    state,
+    stories,
+    suggest,
+)
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.storage.db import Store
@@ -102,10 +111,13 @@ def _relink_all(store: Store) -> Links:
 
 
 def _signatures(store: Store, docs: list[dict[str, Any]]) -> dict[str, bytes]:
-    have = {
+    """Each document's MinHash signature, computed and stored where missing or in the
+    format of datasketch 1 (older databases), which the copy index does not read."""
+    stored = {
         r["document_id"]: bytes.fromhex(r["signature"])
         for r in store.rows("SELECT document_id, signature FROM signatures")
     }
+    have = {doc_id: sig for doc_id, sig in stored.items() if minhash.current(sig)}
     new = [
         (d["document_id"], copies.signature(d["text"]))
         for d in docs
@@ -113,6 +125,8 @@ def _signatures(store: Store, docs: list[dict[str, Any]]) -> dict[str, bytes]:
     ]
     if new:
         with store.transaction():
+            old = [(i,) for i, _ in new if i in stored]
+            store.executemany("DELETE FROM signatures WHERE document_id = ?", old)
             store.executemany(
                 "INSERT INTO signatures (document_id, signature) VALUES (?, ?)",
                 [(i, s.hex()) for i, s in new],

@@ -15,13 +15,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
-from datasketch import LeanMinHash, MinHash, MinHashLSH
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
-NUM_PERM = 128
+from corroborator.linking import minhash
+
 SHINGLE = 4  # words per shingle: short enough to survive light edits
-LSH_THRESHOLD = 0.3  # candidate recall; containment decides
 COPY_SHARE = 0.5  # share of the new text found in the earlier one to call it a copy
 MIN_SENTENCE_CHARS = 40  # shorter sentences ("He said:") are too common to fingerprint
 MAX_POSTINGS = 50  # a sentence shared by more documents is boilerplate, not a copy signal
@@ -54,28 +53,13 @@ def _hash32(data: bytes) -> int:
     return zlib.crc32(data)
 
 
-def _minhash(text: str) -> MinHash:
-    m = MinHash(num_perm=NUM_PERM, seed=1, hashfunc=_hash32)
-    sh = _shingles(text)
-    if sh:
-        m.update_batch(list(sh))
-    return m
-
-
 def signature(text: str) -> bytes:
     """MinHash of the text's word shingles, as bytes to store beside the document."""
-    lean = LeanMinHash(_minhash(text))
-    buf = bytearray(lean.bytesize())
-    lean.serialize(buf)
-    return bytes(buf)
-
-
-def load_signature(sig: bytes) -> LeanMinHash:
-    return LeanMinHash.deserialize(bytearray(sig))
+    return minhash.signature(_shingles(text), _hash32)
 
 
 def estimated_jaccard(sig_a: bytes, sig_b: bytes) -> float:
-    return float(load_signature(sig_a).jaccard(load_signature(sig_b)))
+    return minhash.jaccard(sig_a, sig_b)
 
 
 def sentences(text: str) -> list[str]:
@@ -119,8 +103,8 @@ def containment(text_a: str, text_b: str) -> float:
 class CopyIndex:
     """Incremental candidate finder: MinHash LSH plus an exact long-sentence index."""
 
-    def __init__(self, threshold: float = LSH_THRESHOLD) -> None:
-        self._lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
+    def __init__(self) -> None:
+        self._lsh = minhash.LSH()
         self._order: dict[str, int] = {}
         self._sentences: dict[str, list[str]] = defaultdict(list)
 
@@ -135,7 +119,7 @@ class CopyIndex:
         if doc_id in self._order:
             return
         self._order[doc_id] = len(self._order)
-        self._lsh.insert(doc_id, load_signature(sig))
+        self._lsh.insert(doc_id, sig)
         if text is not None:
             for key in _sentence_keys(text):
                 postings = self._sentences[key]
@@ -144,7 +128,7 @@ class CopyIndex:
 
     def query(self, sig: bytes, text: str | None = None) -> list[str]:
         """Candidate ids, in the order they were added (earliest first)."""
-        found: set[str] = set(self._lsh.query(load_signature(sig)))
+        found = self._lsh.query(sig)
         if text is not None:
             for key in _sentence_keys(text):
                 postings = self._sentences.get(key, [])

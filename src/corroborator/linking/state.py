@@ -16,10 +16,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from datasketch import MinHashLSH
 
 from corroborator import __version__
-from corroborator.linking import copies, names, stories
+from corroborator.linking import copies, minhash, names, stories
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.storage.db import Store
@@ -82,19 +81,13 @@ def select_in(
 
 
 @cache
-def _bands() -> list[tuple[int, int]]:
-    lsh = MinHashLSH(threshold=copies.LSH_THRESHOLD, num_perm=copies.NUM_PERM)
-    return [(i * lsh.r, (i + 1) * lsh.r) for i in range(lsh.b)]
-
-
 def _short(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()[:16]
 
 
 def band_keys(sig: bytes) -> list[str]:
-    """The MinHash LSH bands of a stored signature, as datasketch would bucket them."""
-    values = np.asarray(copies.load_signature(sig).hashvalues)
-    return [f"b{i:02d}{_short(values[a:b].tobytes())}" for i, (a, b) in enumerate(_bands())]
+    """The MinHash LSH bands of a stored signature, as the copy index buckets them."""
+    return [f"b{i:02d}{_short(band)}" for i, band in enumerate(minhash.bands(sig))]
 
 
 def sentence_keys(text: str) -> list[str]:

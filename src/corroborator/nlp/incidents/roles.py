@@ -10,6 +10,7 @@ from __future__ import annotations
 from spacy.tokens import Span, Token
 
 from corroborator.nlp.incidents.lexicon import has, lexicon, low, matches, victim_groups
+from corroborator.nlp.pipeline import text_of
 
 
 def is_passive(verb: Token) -> bool:
@@ -262,7 +263,7 @@ def _with_previous(unit: Span) -> list[Token]:
     if unit.start == 0:
         return list(unit)
     prev = doc[unit.start - 1].sent
-    if "\n\n" in doc.text[prev.end_char : unit.start_char] or "\n\n" in prev.text.strip():
+    if "\n\n" in text_of(doc)[prev.end_char : unit.start_char] or "\n\n" in prev.text.strip():
         return list(unit)
     return [*prev, *unit]
 

@@ -22,6 +22,7 @@ from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.mood import ORDER_DEPS, RECIPIENT, governed_by
 from corroborator.nlp.incidents.roles import first_person, noun_group, roles
 from corroborator.nlp.incidents.triggers import find_triggers, typed_mention
+from corroborator.nlp.pipeline import text_of
 
 
 def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str], list[Token]]:
@@ -29,7 +30,7 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     and the triggers of earlier acts it recalls ('after the massacre in Karma, where
     soldiers killed 147'), whose figures are not this report's."""
     unit = units[k]
-    if unit.text.rstrip("’”\"' ").endswith("?"):
+    if text_of(unit.doc)[unit.start_char : unit.end_char].rstrip("’”\"' ").endswith("?"):
         return [], set(), []
     out: list[Mention] = []
     recalled: list[Token] = []

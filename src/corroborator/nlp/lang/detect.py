@@ -22,6 +22,24 @@ CYRILLIC = frozenset({"ru", "uk"})
 _UK_ONLY = re.compile(r"[іїєґІЇЄҐ]")  # letters Russian never uses
 _RU_ONLY = re.compile(r"[ыэъёЫЭЪЁ]")  # letters Ukrainian never uses
 _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*")  # lines up to a blank line
+_ASCII_WORD = re.compile(r"[A-Za-z]+")
+_SCRIPT_RUNS = {  # every Cyrillic or Arabic block character counts; Latin: ASCII letters
+    "cyrillic": re.compile(r"[\u0400-\u04ff]+"),
+    "arabic": re.compile(r"[\u0600-\u06ff]+"),
+    "latin": _ASCII_WORD,
+}
+_OTHER_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")  # a letter outside ASCII
+_ENGLISH_WORDS = frozenset(
+    {"the", "of", "and", "to", "was", "were", "that", "said", "with", "from", "by", "for"}
+    | {"has", "have", "had", "this", "which", "who", "their", "they", "been", "would"}
+    | {"after", "its", "is", "are", "on", "at"}
+)
+_OTHER_WORDS = frozenset(  # French, German and Spanish function words
+    {"de", "la", "le", "les", "des", "et", "est", "du", "une", "un", "que", "qui", "pas"}
+    | {"au", "aux", "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "den", "dem"}
+    | {"zu", "mit", "von", "el", "los", "las", "y", "es", "del", "por", "para", "una", "se"}
+    | {"con", "su", "al", "lo", "como"}
+)
 
 
 @lru_cache(maxsize=1)
@@ -34,14 +52,7 @@ def detector() -> LanguageDetector:
 
 def script(text: str) -> str:
     """'cyrillic', 'arabic' or 'latin' by majority of letters ('' when there are none)."""
-    counts = {"cyrillic": 0, "arabic": 0, "latin": 0}
-    for ch in text:
-        if "\u0400" <= ch <= "\u04ff":
-            counts["cyrillic"] += 1
-        elif "\u0600" <= ch <= "\u06ff":
-            counts["arabic"] += 1
-        elif ch.isalpha() and ch.isascii():
-            counts["latin"] += 1
+    counts = {name: sum(map(len, runs.findall(text))) for name, runs in _SCRIPT_RUNS.items()}
     best = max(counts, key=lambda k: counts[k])
     return best if counts[best] else ""
 
@@ -69,16 +80,32 @@ def _detect_short(text: str) -> str | None:
 
 
 def _detect(text: str) -> str | None:
-    if not script(text):
+    found = script(text)
+    if not found:
         return None
-    if script(text) == "cyrillic":
+    if found == "cyrillic":
         uk, ru = len(_UK_ONLY.findall(text)), len(_RU_ONLY.findall(text))
         if uk and not ru:
             return "uk"
         if ru and not uk:
             return "ru"
-    found = detector().detect_language_of(text[:5000])
-    return found.iso_code_639_1.name.lower() if found is not None else None
+    elif found == "latin" and _plainly_english(text):
+        return "en"
+    lang = detector().detect_language_of(text[:5000])
+    return lang.iso_code_639_1.name.lower() if lang is not None else None
+
+
+def _plainly_english(text: str) -> bool:
+    """Eight words or more in ASCII letters, a fifth or more of them English function
+    words and none a (lower-case) French, German or Spanish one: lingua answers English for
+    every such paragraph of the project's texts (and would at one word in eight), and not
+    asking it saves ~1 ms a paragraph."""
+    if _OTHER_LETTER.search(text):
+        return False
+    words = _ASCII_WORD.findall(text[:5000])
+    if len(words) < 8 or not _OTHER_WORDS.isdisjoint(words):
+        return False
+    return 5 * sum(w.lower() in _ENGLISH_WORDS for w in words) >= len(words)
 
 
 def ranges(text: str, declared: str | None = None) -> list[LangRange]:
@@ -111,5 +138,12 @@ def main_language(found: list[LangRange]) -> str | None:
 
 
 def language_of(text: str) -> str | None:
-    """A document's language: the one covering most of its paragraphs."""
-    return main_language(ranges(text))
+    """A document's language: the one covering most of its paragraphs. Where plainly
+    English paragraphs alone fill over half the text, English covers most whatever the
+    others are, so lingua is not asked about them (nor loaded, ~1 s, if no document needs it)."""
+    plain = sum(
+        len(para)
+        for para in _PARAGRAPH.findall(text)
+        if _plainly_english(para) and script(para) == "latin"
+    )
+    return "en" if 2 * plain > len(text) else main_language(ranges(text))

@@ -105,14 +105,15 @@ class Discourse:
         index = [0] * len(self.doc)
         n = -1
         started = False
+        prev = None
         for t in self.doc:
-            prev = self.doc[t.i - 1] if t.i else None
-            if t.is_sent_start or prev is None or "\n" in prev.text + prev.whitespace_:
+            if t.is_sent_start or prev is None or "\n" in prev.text_with_ws:
                 started = False
             if not started and not self.inside[t.i] and t.is_alpha:
                 n += 1
                 started = True
             index[t.i] = max(n, 0)
+            prev = t
         return index
 
     def _caption_mask(self) -> list[bool]:

@@ -185,10 +185,10 @@ def armed_groups(doc: Doc) -> list[_Mention]:
 
 
 def _is_outlet_word(tok: Any) -> bool:
-    lex = lexicon("entities_outlets.json")
-    low = tok.lower_
     if not tok.text[:1].isupper():
         return False
+    lex = lexicon("entities_outlets.json")
+    low = tok.lower_
     if low in lex["agencies"] or low in lex["name_words"]:
         return True
     return any(low.endswith(s) and len(low) > len(s) + 2 for s in lex["name_suffixes"])
