@@ -210,3 +210,23 @@ def test_org_tagged_full_name_whose_first_name_recurs_is_a_person(nlp: Language)
     doc.set_ents([Span(doc, first, first + 2, label="ORG"), Span(doc, again, again + 1, "PERSON")])
     got = {(e.text, e.kind, e.canonical) for e in resolve(doc)}
     assert got == {("Tesfay Hailu", "person", "Tesfay Hailu"), ("Tesfay", "person", "Tesfay Hailu")}
+
+
+def test_entities_padded_with_line_breaks_are_trimmed_or_dropped(nlp: Language) -> None:
+    """The model sometimes tags a hard-wrapped list's indent as an ORG, alone or at a name's
+    edge; such a mention had crashed extraction (IndexError) on the precision set's README."""
+    from pathlib import Path
+
+    from spacy.tokens import Span
+
+    from corroborator.nlp.stages.entities import _unpadded
+
+    doc = nlp("Traps: the Health\n  Ministry's 4,000 and the\n  totals.")
+    spaces = [t.i for t in doc if t.is_space]
+    assert _unpadded(Span(doc, spaces[0], spaces[0] + 1, label="ORG")) is None
+    health = Span(doc, 3, spaces[0] + 1, label="ORG")
+    assert _unpadded(health).text == "Health" and _unpadded(health).label_ == "ORG"
+    readme = Path(__file__).parent / "fixtures" / "precision" / "README.md"
+    ctx = DocContext(doc=nlp(readme.read_text(encoding="utf-8")))
+    EntitiesStage()(ctx)
+    assert all(e.text.strip() == e.text and e.text for e in ctx.extraction.entities)

@@ -72,6 +72,17 @@ def clean_bounds(span: Span) -> tuple[int, int]:
     return start, end
 
 
+def _unpadded(ent: Span) -> Span | None:
+    """The entity without the line breaks and indents the model sometimes takes in at its
+    edges ('Health\\n  '), or None when it is nothing else (a list item's indent as ORG)."""
+    words = [t.i for t in ent if not t.is_space]
+    if not words:
+        return None
+    if words[0] == ent.start and words[-1] == ent.end - 1:
+        return ent
+    return Span(ent.doc, words[0], words[-1] + 1, label=ent.label_)
+
+
 def surface(doc: Doc, start: int, end: int) -> tuple[int, int, str]:
     """Character offsets and text of tokens [start, end), minus a glued possessive."""
     span = doc[start:end]
@@ -445,8 +456,8 @@ def resolve(doc: Doc) -> list[EntityMention]:
         if not taken & set(range(m.start, m.end)):
             found.append(m)
             taken.update(range(m.start, m.end))
-    for ent in doc.ents:
-        if taken & set(range(ent.start, ent.end)):
+    for ent in map(_unpadded, doc.ents):
+        if ent is None or taken & set(range(ent.start, ent.end)):
             continue
         cm = _classify(doc, ent)
         if cm is not None and not taken & set(range(cm.start, cm.end)):
@@ -490,8 +501,9 @@ def resolve(doc: Doc) -> list[EntityMention]:
                 m = replace(m, canonical=group_names[first])
             fixed.append((m, (a, b, text)))
             continue
-        if text in group_names or text.split()[0] in group_names and m.kind != "place":
-            key = text if text in group_names else text.split()[0]
+        words = text.split()  # empty when the mention is all marks or spaces
+        if text in group_names or words and words[0] in group_names and m.kind != "place":
+            key = text if text in group_names else words[0]
             m = replace(m, kind="armed_group", canonical=group_names[key])
         elif text in people or text in surnames:
             m = replace(m, kind="person", canonical=surnames.get(text, text))
