@@ -211,6 +211,14 @@ def test_a_name_placed_by_its_qualifier_keeps_that_place_in_the_document(nlp: La
     assert {(p.country, p.admin1) for p in towns} == {("UA", "Donetsk")}
 
 
+def _places(nlp: Language, text: str) -> list[PlaceRef]:
+    """The places the entity and place stages find in `text`."""
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    return ctx.extraction.places
+
+
 def test_a_family_name_shared_by_a_village_is_no_place(nlp: Language) -> None:
     """ "the Khalil family's house", "the father, Ahmad,": names of people, though villages
     somewhere bear them; the town in the same sentence stays a place."""
@@ -218,10 +226,7 @@ def test_a_family_name_shared_by_a_village_is_no_place(nlp: Language) -> None:
         "A strike hit the Khalil family's house in Nabatieh on Tuesday. Five people were "
         "killed: the father, Ahmad, his wife and three children."
     )
-    ctx = DocContext(doc=nlp(text))
-    EntitiesStage()(ctx)
-    PlacesStage()(ctx)
-    assert [p.text for p in ctx.extraction.places] == ["Nabatieh"]
+    assert [p.text for p in _places(nlp, text)] == ["Nabatieh"]
 
 
 def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) -> None:
@@ -231,11 +236,8 @@ def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) ->
         "\"He told me, 'Papa, they took Grace, they took everybody,'\" said Samuel, a farmer "
         "near Kaduna. Gunmen seized the pupils at a school in Kaduna on Thursday."
     )
-    ctx = DocContext(doc=nlp(text))
-    EntitiesStage()(ctx)
-    PlacesStage()(ctx)
-    assert "Papa" not in [p.text for p in ctx.extraction.places]
-    assert "Kaduna" in [p.text for p in ctx.extraction.places]
+    named = [p.text for p in _places(nlp, text)]
+    assert "Papa" not in named and "Kaduna" in named
 
 
 def test_a_name_told_twice_does_not_vote_for_its_own_namesake_abroad(nlp: Language) -> None:
@@ -246,7 +248,4 @@ def test_a_name_told_twice_does_not_vote_for_its_own_namesake_abroad(nlp: Langua
         'Tuesday. The military said it had struck "a Hamas terrorist who was operating from '
         'within the compound". A Hamas official called the claim a lie.'
     )
-    ctx = DocContext(doc=nlp(text))
-    EntitiesStage()(ctx)
-    PlacesStage()(ctx)
-    assert {p.country for p in ctx.extraction.places} == {"PS"}
+    assert {p.country for p in _places(nlp, text)} == {"PS"}
