@@ -73,7 +73,7 @@ WHAT_WORDS = 5  # "telling" event words per report
 # weak evidence of another story: 0.5 split the example corpus's two outlets' market strike.
 PROTAGONIST_CONFLICT = 0.8
 EVENT_PLACE_BOOST = 1.5  # chosen on the dev sets: 1.3 and 2.0 both lower on the mean of eight
-DATE_SLACK = 3
+DATE_SLACK = 3  # days two reports may disagree on one act's date (overnight, 'on Monday')
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
 QUOTE_SHINGLE = 3
 BLOCK_QUOTES = 4  # quote shingles used as blocking keys

@@ -16,6 +16,7 @@ from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import first_above
 from corroborator.nlp.incidents.lexicon import is_act
+from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
 
@@ -210,12 +211,8 @@ def _hurt_no_one(tok: Token) -> bool:
     """'no one was hurt', 'nobody was injured'."""
     if _low(tok) not in ("hurt", "injure", "wound", "kill"):
         return False
-    subj = [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")]
-    return any(
-        c.lower_ in ("nobody", "none")
-        or (c.lower_ == "one" and any(d.lower_ == "no" for d in c.children))
-        for c in subj
-    )
+    subj = [t for c in tok.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree]
+    return denial(subj)
 
 
 def imagined(trig: Token) -> bool:

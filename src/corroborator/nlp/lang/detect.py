@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from corroborator.models import LangRange
+from corroborator.nlp.lexicon import load_json
 
 if TYPE_CHECKING:
     from lingua import LanguageDetector
@@ -29,17 +30,6 @@ _SCRIPT_RUNS = {  # every Cyrillic or Arabic block character counts; Latin: ASCI
     "latin": _ASCII_WORD,
 }
 _OTHER_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")  # a letter outside ASCII
-_ENGLISH_WORDS = frozenset(
-    {"the", "of", "and", "to", "was", "were", "that", "said", "with", "from", "by", "for"}
-    | {"has", "have", "had", "this", "which", "who", "their", "they", "been", "would"}
-    | {"after", "its", "is", "are", "on", "at"}
-)
-_OTHER_WORDS = frozenset(  # French, German and Spanish function words
-    {"de", "la", "le", "les", "des", "et", "est", "du", "une", "un", "que", "qui", "pas"}
-    | {"au", "aux", "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "den", "dem"}
-    | {"zu", "mit", "von", "el", "los", "las", "y", "es", "del", "por", "para", "una", "se"}
-    | {"con", "su", "al", "lo", "como"}
-)
 
 
 @lru_cache(maxsize=1)
@@ -103,9 +93,16 @@ def _plainly_english(text: str) -> bool:
     if _OTHER_LETTER.search(text):
         return False
     words = _ASCII_WORD.findall(text[:5000])
-    if len(words) < 8 or not _OTHER_WORDS.isdisjoint(words):
+    function = _function_words()
+    if len(words) < 8 or not function["other"].isdisjoint(words):
         return False
-    return 5 * sum(w.lower() in _ENGLISH_WORDS for w in words) >= len(words)
+    return 5 * sum(w.lower() in function["english"] for w in words) >= len(words)
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> dict[str, frozenset[str]]:
+    raw = load_json("language_function_words.json")
+    return {k: frozenset(v) for k, v in raw.items() if isinstance(v, list)}
 
 
 def ranges(text: str, declared: str | None = None) -> list[LangRange]:

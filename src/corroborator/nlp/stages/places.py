@@ -41,6 +41,7 @@ from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import lexicon
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
+from corroborator.nlp.quotes import marks
 
 _REGION_WORDS = {"region", "regions", "oblast", "oblasts", "province", "provinces", "governorate"}
 _REGION_WORDS |= {"governorates", "state", "states", "krai", "department", "departments"}
@@ -191,7 +192,7 @@ def _family_name(doc: Doc, start: int, end: int) -> bool:
     return root.dep_ == "appos" and root.head.lemma_.lower() in _KIN
 
 
-_OPENING = "'\"‘“«„"
+_OPENING = "'\"" + marks.DOUBLE_OPEN + marks.SINGLE_OPEN  # a quote's first mark
 
 
 def _addressed(doc: Doc, start: int, end: int) -> bool:
@@ -385,7 +386,7 @@ class Resolver:
         return p
 
     def _options(
-        self, m: _Mention, options: list[Place], countries: Counter[str], told: int = 1
+        self, m: _Mention, options: list[Place], countries: Counter[str], told: int
     ) -> list[Place]:
         """Candidates that the document's countries leave possible (`told`: how many times
         the document names it, each a vote for its own reading's country)."""
