@@ -11,12 +11,12 @@ over every document of the set.
     python benchmarks/stories_baseline.py [SET ...] [--fresh] [--oracle]
 
 Sets: retellings_dev retellings_heldout hard_dev hard_heldout blind blind2 blind3 blind4 blind5
-blind6 blind7 examples
+blind6 blind7 blind8 seedtell examples
 ru_uk ru_uk_heldout ecb_dev ecb_train ecb_dev_cut ecb_train_cut (the `_cut` ECB+ variants
 are transformed like a scraper's output: page furniture above, cut at 2,000 characters
 mid-sentence, no dates). With no SET, every set but the held-out ones (hard_heldout,
-blind, blind4, blind5, blind7: scored once, at the end; blind3 and blind6 were, in
-sessions 16 and 18, and are dev now). Every document of a set is scored, one in no
+blind, blind4, blind5, blind7, blind8, seedtell: scored once, at the end; blind3 and
+blind6 were, in sessions 16 and 18, and are dev now). Every document of a set is scored, one in no
 `same_story` record being its own story. `--oracle` also prints the baseline at its best threshold in hindsight, per set.
 """
 
@@ -64,13 +64,16 @@ FOLDERS = {
     "blind5": ROOT / "tests/fixtures/retellings/blind5",
     "blind6": ROOT / "tests/fixtures/retellings/blind6",
     "blind7": ROOT / "tests/fixtures/retellings/blind7",
+    "blind8": ROOT / "tests/fixtures/retellings/blind8",
+    "seedtell": ROOT / "tests/fixtures/retellings/seedtell",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
     "ru_uk": ROOT / "tests/fixtures/ru_uk",
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
-HELD = ("hard_heldout", "blind", "blind4", "blind5", "blind7")  # scored once, at the end
+# scored once, at the end
+HELD = ("hard_heldout", "blind", "blind4", "blind5", "blind7", "blind8", "seedtell")
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 

@@ -102,6 +102,8 @@ BLIND_SETS = [
     ("blind5", 41, 0.75, 0.8, True),
     ("blind6", 49, 0.52, 0.5, False),
     ("blind7", 45, 0.49, 0.47, False),
+    ("blind8", 50, 0.74, 0.77, True),
+    ("seedtell", 30, 0.76, 0.95, True),
 ]
 
 
