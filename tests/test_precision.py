@@ -258,6 +258,26 @@ NOT_CAPTIVES = [
 ]
 
 
+GUNFIRE_OR_SHELLING = [
+    # gunfire or an assault that kills people is a killing, whatever place it was in
+    ("Soldiers opened fire on protesters in the square, killing nine.", ["killing_civilians"]),
+    (
+        "Armed men attacked a camp for displaced families near Bule, killing 11 villagers.",
+        ["killing_civilians"],
+    ),
+    # a weapon that strikes from afar keeps the attack type, gunfire beside it or not
+    ("Artillery shelled the market in Orikhiv on Monday, killing four civilians.", None),
+    ("Troops attacked the village with drones and opened fire, killing two people.", None),
+    # an attack with no killing told stays an attack on the place
+    ("Troops fired on the hospital in the town on Monday.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GUNFIRE_OR_SHELLING)
+def test_gunfire_killings_are_killings(types_of, text: str, expected: list[str] | None) -> None:
+    assert types_of(text) == (expected or ["attack_populated_area"])
+
+
 @pytest.mark.parametrize("text", CAPTIVES)
 def test_surrendered_or_bound_victims_are_captives(types_of, text: str) -> None:
     assert types_of(text) == ["killing_captives"]
@@ -346,7 +366,8 @@ def _incident_scores(docs: Path, gold: Path, tmp: Path) -> dict[str, Any]:
 # (seen); dev3 (session 17) .265/.583 -> .429/.667, .441/.667 (session 18); heldout 1/1 ->
 # 1/1; blind .762/.714 -> .850/.762, then .842/.714 in session 18 (a prosecutor's "15 cases
 # of executions" is a tally to the rules, an incident to blind's gold); seeds .961/.946 ->
-# .959/.946 -> .960/.946.
+# .959/.946 -> .960/.946. Session 19 (gunfire killings are killings): dev3 .457/.708, held3
+# .500/.737, blind .895/.714, seeds unchanged.
 SETS = {
     "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.85, 0.75),
     "precision-held": (PRECISION / "held" / "docs", PRECISION / "held" / "gold.jsonl", 0.95, 0.95),
@@ -356,26 +377,27 @@ SETS = {
         0.95,
         0.65,
     ),
-    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.42, 0.65),
+    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.44, 0.69),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)
     "precision-held3": (
         PRECISION / "held3" / "docs",
         PRECISION / "held3" / "gold.jsonl",
-        0.44,
-        0.66,
+        0.48,
+        0.71,
     ),
     # held4: written blind in session 18, scored once at .311/.750 before the session's
-    # rules and .318/.750 after them (its errors not read)
+    # rules and .318/.750 after them (its errors not read); .391/.875 after session 19's
+    # rule read off held3 (its errors still not read)
     "precision-held4": (
         PRECISION / "held4" / "docs",
         PRECISION / "held4" / "gold.jsonl",
-        0.30,
-        0.72,
+        0.37,
+        0.85,
     ),
     "heldout": (FIXTURES / "heldout" / "docs", FIXTURES / "heldout" / "gold.jsonl", 0.97, 0.97),
-    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.82, 0.70),
+    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.87, 0.70),
     "seeds": (SHARED / "seeds", SHARED / "gold" / "seeds.jsonl", 0.94, 0.92),
 }
 
@@ -514,6 +536,7 @@ def test_a_report_dating_its_own_news_to_the_day_keeps_the_toll() -> None:
     ctx = DocContext(doc=nlp("Gunmen attacked Kolo on 3 May 2024, where they killed 12 people."))
     for stage in default_stages():
         stage(ctx)
+    # gunmen name no weapon striking from afar: the act is the killing
     assert [(i.type, i.killed.low) for i in ctx.extraction.incidents] == [
-        ("attack_populated_area", 12)
+        ("killing_civilians", 12)
     ]

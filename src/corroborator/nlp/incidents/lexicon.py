@@ -46,6 +46,7 @@ def lexicon() -> _Lex:
         terms[k] = _grams(trig[k])
     terms["victim_nouns"] = _grams(trig["kill"]["victim_nouns"])
     terms["transitive_only"] = _grams(trig["transitive_only"])
+    terms["direct_fire"] = _grams(trig["attack"]["direct"])
     terms["strong_abduction"] = _grams([w for w in trig["abduction"]["strong"] if " " not in w])
     for k in ("threat", "punishment", "force", "force_to"):
         terms[k] = _grams(trig["coercion"][k])

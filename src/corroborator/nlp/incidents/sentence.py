@@ -61,6 +61,8 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     inner = [m for m in out if any(a.i in old for a in m.trigger.ancestors)]
     out = [m for m in out if m not in inner]
     recalled += [m.trigger for m in inner]
+    if _gunfire(found) and any(m.type in KILL_TYPES for m in out):
+        out = [m for m in out if m.type != "attack_populated_area"]
     # 'shelled a district, killing five civilians': the deaths are the attack's outcome
     attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
     out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
@@ -85,6 +87,14 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
                 recv = [c for v in verbs for c in v.children if c.dep_ in RECIPIENT]
                 m.confessed = m.confessed or first_person(recv)
     return out, denied_victims, recalled
+
+
+def _gunfire(found: list[tuple[Span, str, str]]) -> bool:
+    """'Opened fire on a crowd, killing six', 'gunmen attacked the camp, killing 19': an
+    attack that names no weapon striking from afar (shell, bomb, missile, drone) is told by
+    its killings; shelling and air strikes on populated places are the attack type."""
+    attacks = [words for words, family, _ in found if family == "attack"]
+    return bool(attacks) and all(has(list(words), "direct_fire") for words in attacks)
 
 
 def _of_noun(t: Token) -> bool:
