@@ -278,6 +278,19 @@ def test_gunfire_killings_are_killings(types_of, text: str, expected: list[str] 
     assert types_of(text) == (expected or ["attack_populated_area"])
 
 
+def test_a_toll_told_as_a_further_act_stays_apart(types_of) -> None:
+    """A toll with no doer right after an attack is its outcome, unless told as another act."""
+    attack = (
+        "ZAPORIZHZHIA, Ukraine - Russian artillery shelled the central market in Orikhiv, a "
+        "town in the Zaporizhzhia region, on Monday, the regional governor said.\n\n"
+    )
+    assert types_of(attack + "Eight people were killed, the governor said.") == [
+        "attack_populated_area"
+    ]
+    further = "Separately, three men were killed in Huliaipole on Tuesday, police said."
+    assert types_of(attack + further) == ["attack_populated_area", "killing_civilians"]
+
+
 @pytest.mark.parametrize("text", CAPTIVES)
 def test_surrendered_or_bound_victims_are_captives(types_of, text: str) -> None:
     assert types_of(text) == ["killing_captives"]
@@ -537,6 +550,4 @@ def test_a_report_dating_its_own_news_to_the_day_keeps_the_toll() -> None:
     for stage in default_stages():
         stage(ctx)
     # gunmen name no weapon striking from afar: the act is the killing
-    assert [(i.type, i.killed.low) for i in ctx.extraction.incidents] == [
-        ("killing_civilians", 12)
-    ]
+    assert [(i.type, i.killed.low) for i in ctx.extraction.incidents] == [("killing_civilians", 12)]

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from spacy.tokens import Span
 
 from corroborator.models import DateRef, PlaceRef
+from corroborator.nlp.incidents import context
 from corroborator.nlp.incidents import fields as fields
 from corroborator.nlp.incidents.units import is_caption
 
@@ -112,14 +113,11 @@ def fold(
     return kept
 
 
-_ORDINALS = frozenset(("another", "second", "third", "fourth", "fifth", "new"))
-
-
 def _another(g: Group) -> bool:
     """'a second missile hit a bus depot', 'another strike': told as a further act."""
     words = [t for m in g.mentions for t in (*m.agents, *m.trigger.children)]
     words += [c for t in words for c in t.children]
-    return any(t.lower_ in _ORDINALS for t in words)
+    return any(t.lower_ in context.words()["another"] for t in words)
 
 
 _REACH = 3  # paragraph breaks a bare retelling may sit below its event

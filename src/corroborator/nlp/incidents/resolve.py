@@ -7,6 +7,7 @@ forces. These passes retype mentions before any merging.
 
 from __future__ import annotations
 
+from corroborator.nlp.incidents import context
 from corroborator.nlp.incidents.lexicon import lexicon, low
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention
 from corroborator.nlp.incidents.units import Layout, para_gap, same_story
@@ -67,6 +68,8 @@ def _toll_of_attack(ms: list[Mention], lay: Layout) -> None:
     for m in ms:
         if m.type != "killing_civilians" or m.agents or low(m.trigger) not in _TOLL:
             continue
+        if any(c.lower_ in context.words()["another"] for c in m.trigger.children):
+            continue  # 'separately, three men were killed
         before = [
             o
             for o in ms
