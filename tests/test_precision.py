@@ -134,6 +134,9 @@ NOT_INCIDENTS = {
         "year, a monitoring group estimates.",
         "Some 150 people were kidnapped in the district over the same period.",
         "Clinics in the district reported 38 cases of sexual violence.",
+        # days named with the months ('between 1' is parsed as a quantity)
+        "Between 1 February and 30 April, the observers documented the killing of 164 "
+        "civilians in the province.",
     ],
     "negated_subject": ["Residents said that no shell had struck the clinic that week."],
     "unsourced_reports": [

@@ -397,9 +397,12 @@ def _period(tok: Token) -> bool:
     """'between January and June', 'in the first half of the year', 'over the same period',
     'since March', 'in 2024'; not 'between 29 and 30 November' or 'in the weeks that
     followed', which time one act."""
-    if tok.dep_ != "prep":
+    if tok.lower_ == "between" and tok.dep_ == "quantmod":  # parsed as 'between 1' January
+        objs = [tok.head.head, *tok.head.head.conjuncts]
+    elif tok.dep_ != "prep":
         return False
-    objs = [g for g in tok.children if g.dep_ == "pobj"]
+    else:
+        objs = [g for g in tok.children if g.dep_ == "pobj"]
     named = {t.lower_ for g in objs for t in g.subtree if t.lower_ in _MONTHS or _year(t)}
     if tok.lower_ == "since":
         return bool(named)
