@@ -152,9 +152,17 @@ NOT_INCIDENTS = {
         "On Monday a mortar round fell beside the clinic in Tal Abyad, but nobody was injured.",
     ],
     "routine": ["Shelling of the district has become routine since the front moved closer."],
+    "charge_not_brought": [
+        "Prosecutors have not charged the commander with sexual violence.",
+        "He was never accused of torture, his lawyer said.",
+    ],
 }
 
 STILL_INCIDENTS = [
+    (  # a charge not brought for one act that happened
+        "Police have not accused anyone of the killing of the two journalists in Kpata on Monday.",
+        ["killing_civilians"],
+    ),
     (
         "Soldiers shot five men in the village of Kolo on Monday, witnesses said.",
         ["killing_civilians"],

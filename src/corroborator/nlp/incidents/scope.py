@@ -159,6 +159,18 @@ def negated_copula(trig: Token) -> bool:
     return any(c.dep_ == "neg" for c in trig.head.children)
 
 
+def uncharged(trig: Token) -> bool:
+    """'Prosecutors have not charged him with sexual violence', 'was never accused of
+    torture': a charge not brought names a kind of act nobody here alleges (not 'did not
+    accuse anyone of the killing', which names one that happened)."""
+    verb = trig.head.head if trig.dep_ == "pobj" and trig.head.lower_ in ("with", "of") else None
+    if verb is None or _low(verb) not in words()["charge"]:
+        return False
+    if any(c.dep_ in ("det", "poss") for c in trig.children):
+        return False
+    return any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
+
+
 _RUMOUR = frozenset(("rumour", "rumor", "hearsay"))
 _POSTS = frozenset(("post", "message"))
 

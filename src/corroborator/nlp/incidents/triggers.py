@@ -140,6 +140,7 @@ def typed_mention(
         or out_of_scope.justification(trig)
         or out_of_scope.promise(trig)
         or out_of_scope.harmless_landing(trig)
+        or out_of_scope.uncharged(trig)
     ):
         return None
     hypothetical = (
