@@ -269,6 +269,18 @@ NOT_CAPTIVES = [
 ]
 
 
+ON_FIRE = [
+    # homes on fire are burned homes ('other'), not gunfire at a populated place
+    "Settlers set five houses on fire in Burqa on Friday.",
+    "Video from the village shows at least five houses and a dozen cars on fire.",
+]
+
+
+@pytest.mark.parametrize("text", ON_FIRE)
+def test_homes_on_fire_are_burned_homes(types_of, text: str) -> None:
+    assert types_of(text) == ["other"]
+
+
 GUNFIRE_OR_SHELLING = [
     # gunfire or an assault that kills people is a killing, whatever place it was in
     ("Soldiers opened fire on protesters in the square, killing nine.", ["killing_civilians"]),

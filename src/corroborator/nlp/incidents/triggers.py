@@ -56,6 +56,17 @@ def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
     return out
 
 
+def _on_fire(trig: Token) -> list[Token]:
+    """What 'on fire' says is burning: 'set five houses on fire', 'houses and cars on fire'."""
+    on = trig.head if trig.dep_ == "pobj" else trig  # the phrase's root is 'on' or 'fire'
+    if on.lower_ != "on":
+        return []
+    above = on.head
+    if above.pos_ in ("NOUN", "PROPN"):
+        return [above, *above.conjuncts]
+    return [c for c in above.children if c.dep_ == "dobj"]
+
+
 def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bool:
     """Attack on a populated place, not a military target. Only the clause around a noun
     under a preposition counts: 'rounded up residents ... in reprisal for an attack on a military post'."""
@@ -159,6 +170,9 @@ def typed_mention(
             return mk("coercion_of_troops", {"own_soldiers"})
         return None
     if family == "other":  # pillage; burning homes (not 'burned alive': a killing)
+        if head is None:
+            patient = _on_fire(trig)
+            head = head_noun(patient)
         if hypothetical or head is None or is_person(head):
             return None
         populated = has(patient, "populated_strong") or has(patient, "populated_weak")
