@@ -159,6 +159,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # a range of victims, which the parser reads as 'between' + object
+        "Soldiers killed between 300 and 400 civilians in the town in March, the mayor said.",
+        ["killing_civilians"],
+    ),
     (  # a charge not brought for one act that happened
         "Police have not accused anyone of the killing of the two journalists in Kpata on Monday.",
         ["killing_civilians"],

@@ -69,6 +69,15 @@ def _pobjs(prep: Token) -> list[Token]:
     ]
 
 
+def _counted_range(prep: Token) -> bool:
+    """'killed between 300 and 400 civilians': the parser makes the range a preposition
+    and the victims its object (not 'between 1 and 3 March', a date)."""
+    return prep.lower_ == "between" and any(
+        g.dep_ == "pobj" and g.ent_type_ != "DATE" and any(n.dep_ == "nummod" for n in g.children)
+        for g in prep.children
+    )
+
+
 def roles(words: Span) -> tuple[list[Token], list[Token]]:
     """(agent tokens, patient tokens) of a trigger verb or noun ('open fire' as one)."""
     trigger = words.root
@@ -94,7 +103,7 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
                 agents += noun_group(c)
             elif c.dep_ == "agent":
                 agents += [t for g in c.children for t in noun_group(g)]
-            elif c.dep_ == "prep" and c.lower_ in _PATIENT_PREPS:
+            elif c.dep_ == "prep" and (c.lower_ in _PATIENT_PREPS or _counted_range(c)):
                 patients += _pobjs(c)
             elif c.dep_ == "dative":
                 patients += noun_group(c)
