@@ -407,7 +407,8 @@ def _incident_scores(docs: Path, gold: Path, tmp: Path) -> dict[str, Any]:
 # 1/1; blind .762/.714 -> .850/.762, then .842/.714 in session 18 (a prosecutor's "15 cases
 # of executions" is a tally to the rules, an incident to blind's gold); seeds .961/.946 ->
 # .959/.946 -> .960/.946. Session 19 (gunfire killings are killings): dev3 .457/.708, held3
-# .500/.737, blind .895/.714, seeds unchanged.
+# .500/.737, blind .895/.714, seeds unchanged; then (homes on fire, dated period tallies,
+# charges not brought) dev3 .485/.708, held3 .538/.737.
 SETS = {
     "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.85, 0.75),
     "precision-held": (PRECISION / "held" / "docs", PRECISION / "held" / "gold.jsonl", 0.95, 0.95),
@@ -417,14 +418,14 @@ SETS = {
         0.95,
         0.65,
     ),
-    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.44, 0.69),
+    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.47, 0.69),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)
     "precision-held3": (
         PRECISION / "held3" / "docs",
         PRECISION / "held3" / "gold.jsonl",
-        0.48,
+        0.52,
         0.71,
     ),
     # held4: written blind in session 18, scored once at .311/.750 before the session's
