@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-_KEYS = {attr: "corroborator_" + attr for attr in ("lower_", "lemma_", "pos_", "dep_")}
+_ATTRS = ("text", "lower_", "lemma_", "pos_", "tag_", "dep_")
+_KEYS = {attr: "corroborator_column_" + attr for attr in _ATTRS}
 
 
 def column(doc: Doc, attr: str) -> list[str]:
-    """Every token's `attr` (one of `lower_`, `lemma_`, `pos_`, `dep_`), in token order."""
+    """Every token's `attr` (one of `_ATTRS`), in token order."""
     key = _KEYS[attr]
     cached = doc.user_data.get(key)
     if cached is None:
@@ -24,9 +25,11 @@ def column(doc: Doc, attr: str) -> list[str]:
 
 def lows(doc: Doc) -> list[str]:
     """Every token's lemma in lower case (what the lexicons are keyed by)."""
-    cached = doc.user_data.get("corroborator_low")
+    cached = doc.user_data.get("corroborator_column_low")
     if cached is None:
-        cached = doc.user_data["corroborator_low"] = [w.lower() for w in column(doc, "lemma_")]
+        cached = doc.user_data["corroborator_column_low"] = [
+            w.lower() for w in column(doc, "lemma_")
+        ]
     return cached
 
 
