@@ -125,8 +125,8 @@ class Discourse:
             line = text_of(self.doc)[lo:hi].rstrip()
             if line and line[-1] not in '.!?"”’…:)':
                 span = self.doc.char_span(lo, hi, alignment_mode="expand")
-                for t in span or []:
-                    mask[t.i] = True
+                if span is not None:
+                    mask[span.start : span.end] = [True] * len(span)
         return mask
 
     # -- building ------------------------------------------------------------------
