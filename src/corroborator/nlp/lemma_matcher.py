@@ -19,6 +19,8 @@ from typing import Any
 
 from spacy.tokens import Doc
 
+from corroborator.nlp.columns import column
+
 # get_action's results for the quantifiers used here (ONE and ZERO_ONE)
 _REJECT, _MATCH, _ADVANCE, _RETRY, _RETRY_ADVANCE, _MATCH_REJECT, _MATCH_DOUBLE = range(7)
 
@@ -33,17 +35,6 @@ def _step(spec: dict[str, Any]) -> _Step:
     if not (isinstance(lemma, dict) and set(lemma) == {"IN"}):
         raise ValueError(f"LemmaMatcher needs LEMMA IN, got {lemma!r}")
     return frozenset(lemma["IN"]), spec.get("POS"), spec.get("OP") == "?"
-
-
-def _lemmas_and_tags(doc: Doc) -> tuple[list[str], list[str]]:
-    """Each token's lemma and coarse POS, read once per doc (several matchers use them)."""
-    cached = doc.user_data.get("corroborator_lemmas_pos")
-    if cached is None:
-        cached = doc.user_data["corroborator_lemmas_pos"] = (
-            [t.lemma_ for t in doc],
-            [t.pos_ for t in doc],
-        )
-    return cached
 
 
 class LemmaMatcher:
@@ -84,7 +75,7 @@ class LemmaMatcher:
 
     def __call__(self, doc: Doc) -> list[tuple[str, int, int]]:
         """(key, start, end) of every match, in the order spaCy's Matcher gives them."""
-        lemmas, tags = _lemmas_and_tags(doc)
+        lemmas, tags = column(doc, "lemma_"), column(doc, "pos_")
         found: list[tuple[int, int, int]] = []  # (pattern, start, length)
         states: list[_State] = []
         for i, lemma in enumerate(lemmas):

@@ -18,7 +18,9 @@ from functools import cache
 from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef, PlaceRef
+from corroborator.nlp.columns import lows
 from corroborator.nlp.incidents.context import words
+from corroborator.nlp.incidents.lexicon import low
 from corroborator.nlp.pipeline import text_of
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
@@ -224,7 +226,7 @@ def _occurrence() -> dict[str, frozenset[str]]:
 
 def _recap_verb(tok: Token) -> bool:
     """'took place', 'happened', 'were carried out': a verb that only says an act occurred."""
-    parts = _occurrence().get(tok.lemma_.lower())
+    parts = _occurrence().get(low(tok))
     if parts is None:
         return False
     return "" in parts or any(c.lower_ in parts for c in tok.children)
@@ -246,8 +248,13 @@ def recap(
 ) -> tuple[DateRef | None, PlaceRef | None]:
     """The date and place of a retrospective summary ('These events took place in X in
     February 2023'): they belong to the acts told around it that carry none of their own."""
+    verbs = _occurrence()
+    lemmas = lows(doc)
     for sent in doc.sents:
-        if not any(_recap_verb(t) and _recap_subject(t) for t in sent):
+        if not any(
+            lemmas[i] in verbs and _recap_verb(doc[i]) and _recap_subject(doc[i])
+            for i in range(sent.start, sent.end)
+        ):
             continue
         lo, hi = sent.start_char, sent.end_char
         ds = [d for d in dates if lo <= d.start < hi and d.date_start and event_date(doc, d)]

@@ -11,7 +11,16 @@ from typing import Any
 
 from spacy.tokens import Span
 
-from corroborator.models import VICTIM_GROUPS, DateRange, DocIncident, Location, Range, ValueSpan
+from corroborator.models import (
+    VICTIM_GROUPS,
+    DateRange,
+    DateRef,
+    DocIncident,
+    Location,
+    PlaceRef,
+    Range,
+    ValueSpan,
+)
 from corroborator.models import Span as TextSpan
 from corroborator.nlp.incidents import blame, counts
 from corroborator.nlp.incidents import fields as fields
@@ -36,10 +45,12 @@ def fill(
     ctx: DocContext,
     doc_hedges: list[tuple[TextSpan, bool]],
     recalled: set[int],
+    recap: tuple[DateRef | None, PlaceRef | None],
 ) -> DocIncident:
     """The incident's fields; `doc_hedges` are the report's disclaimers that can qualify
     it, each flagged when it is about figures (then it qualifies only an incident told
-    with a figure); `recalled` are the triggers of earlier acts, whose tolls are theirs."""
+    with a figure); `recalled` are the triggers of earlier acts, whose tolls are theirs;
+    `recap` is the report's summary date and place (`fields.recap`, read once a report)."""
     ex = ctx.extraction
     doc = ctx.doc
     ms = sorted(g.mentions, key=lambda m: m.unit)
@@ -76,7 +87,7 @@ def fill(
     order += [(s.start, s.end) for h, s in zip(top, spans, strict=True) if h]
     para = paragraph(text_of(doc), units[main[0].unit].start_char)
     trig = main[0].trigger.idx
-    recap_date, recap_place = fields.recap(doc, ex.dates, ex.places)
+    recap_date, recap_place = recap
     p = fields.choose_place(doc, ex.places, order, trig, recap_place)
     if p is not None:
         inc.location = Location(

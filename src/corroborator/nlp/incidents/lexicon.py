@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from spacy.tokens import Token
+from spacy.tokens import Doc, Token
 
+from corroborator.nlp.columns import column, lows
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
 _MAX_NGRAM = 4
@@ -55,7 +56,7 @@ def lexicon() -> _Lex:
 
 
 def low(tok: Token) -> str:
-    return tok.lemma_.lower()
+    return lows(tok.doc)[tok.i]
 
 
 def has(tokens: list[Token], name: str) -> bool:
@@ -75,11 +76,14 @@ def longest(toks: list[Token], i: int, grams: frozenset[tuple[str, ...]]) -> lis
     prefixes = _prefixes(grams)
     frontier: list[tuple[str, ...]] = [()]
     best: list[tuple[str, ...]] = []
+    if not toks:
+        return best
+    lemmas, lowers = lows(toks[0].doc), column(toks[0].doc, "lower_")
     for n in range(_MAX_NGRAM):
         if i + n >= len(toks):
             break
-        t = toks[i + n]
-        opts = {low(t), t.lower_}
+        t = toks[i + n].i
+        opts = {lemmas[t], lowers[t]}
         frontier = [p + (o,) for p in frontier for o in opts if p + (o,) in prefixes]
         if not frontier:
             break
@@ -92,14 +96,25 @@ def _firsts(grams: frozenset[tuple[str, ...]]) -> frozenset[str]:
     return frozenset(g[0] for g in grams if g)
 
 
+def starters(doc: Doc, start: int, end: int, grams: frozenset[tuple[str, ...]]) -> set[int]:
+    """Indices in [start, end) of the tokens that can begin one of `grams` (by lemma or
+    surface form): `longest` finds nothing anywhere else."""
+    firsts = _firsts(grams)
+    lemmas, lowers = lows(doc), column(doc, "lower_")
+    return {i for i in range(start, end) if lemmas[i] in firsts or lowers[i] in firsts}
+
+
 def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
     """Tokens that start a lexicon n-gram (most fail at their first word: tested first)."""
     toks = sorted(tokens, key=lambda t: t.i)
+    if not toks:
+        return []
     firsts = _firsts(grams)
+    lemmas, lowers = lows(toks[0].doc), column(toks[0].doc, "lower_")
     return [
         t
         for i, t in enumerate(toks)
-        if (t.lower_ in firsts or low(t) in firsts) and longest(toks, i, grams)
+        if (lowers[t.i] in firsts or lemmas[t.i] in firsts) and longest(toks, i, grams)
     ]
 
 

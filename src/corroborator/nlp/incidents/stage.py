@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span
 
 from corroborator.models import Span as TextSpan
 from corroborator.nlp.incidents import counts as tolls
+from corroborator.nlp.incidents import fields
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import fold_headline, merge
@@ -101,9 +102,10 @@ class IncidentsStage:
         ex = ctx.extraction
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
+        recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)
         for g in groups:
             hedges = [(h, n) for h, fs, n in doc_hedges if _qualifies(fs, g.type)]
-            inc = fill(g, units, ctx, hedges, recalled)
+            inc = fill(g, units, ctx, hedges, recalled, recap)
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
                 inc.status = "disputed"  # reported, and denied by the accused

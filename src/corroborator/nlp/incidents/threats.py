@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
+from corroborator.nlp.columns import column, lows
 from corroborator.nlp.incidents import scope as out_of_scope
 from corroborator.nlp.incidents.lexicon import has, lexicon, low, matches, victim_groups
 from corroborator.nlp.incidents.mention import Mention
@@ -45,12 +46,18 @@ def threat_mentions(units: list[Span], k: int, recalled: list[Token]) -> list[Me
     a repeat of what happened in 2024, when gang members killed 115')."""
     out = []
     unit = units[k]
-    for tok in unit:
+    doc = unit.doc
+    deps, lemmas = column(doc, "dep_"), lows(doc)
+    threat, force = lexicon().terms["threat"], lexicon().terms["force"]
+    for i in range(unit.start, unit.end):
+        lemma = (lemmas[i],)
+        if deps[i] != "advcl" and lemma not in threat and lemma not in force:
+            continue  # no refusal clause, no threat or force word: most tokens
+        tok = doc[i]
         if _refusal_threat(tok) and coercion_context(units, k, reach=6):
             out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
             continue
-        lemma = (low(tok),)
-        if lemma in lexicon().terms["threat"]:
+        if lemma in threat:
             scope = [
                 t for t in tok.subtree if not any(r.i == t.i or r.is_ancestor(t) for r in recalled)
             ]
@@ -71,7 +78,7 @@ def threat_mentions(units: list[Span], k: int, recalled: list[Token]) -> list[Me
                 if accountable:
                     continue
                 out.append(Mention(k, "coercion_of_troops", tok, {"own_soldiers"}))
-        elif lemma in lexicon().terms["force"] and is_passive(tok):
+        elif lemma in force and is_passive(tok):
             to = [
                 c
                 for c in tok.children

@@ -16,6 +16,7 @@ from corroborator.nlp.incidents.lexicon import (
     lexicon,
     longest,
     low,
+    starters,
     trigger_keys,
     victim_groups,
 )
@@ -38,11 +39,12 @@ def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
     toks = list(unit)
     table = lexicon().triggers
     keys = trigger_keys()
+    starts = starters(unit.doc, unit.start, unit.end, keys)
     out: list[tuple[Span, str, str]] = []
     i = 0
     rank = {"strong": 0, "negated": 0, "target": 1, "weak": 2}
     while i < len(toks):
-        grams = longest(toks, i, keys)
+        grams = longest(toks, i, keys) if unit.start + i in starts else []
         if not grams:
             i += 1
             continue

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
 
-from corroborator.nlp.incidents.lexicon import low
+from corroborator.nlp.columns import column, lows
 from corroborator.nlp.pipeline import DocContext, text_of
 
 
@@ -45,16 +45,17 @@ _OPENERS = "\"'‘“«"
 
 def layout(doc: Doc, units: list[Span]) -> Layout:
     para, quoted, nouns = [], [], []
+    text = text_of(doc)
+    pos, lemmas = column(doc, "pos_"), lows(doc)
     for u in units:
-        before = text_of(doc)[: u.start_char]
-        para.append(before.count("\n"))
-        line_start = before.rfind("\n") + 1
-        quoted.append(text_of(doc)[line_start : line_start + 1] in _OPENERS)
+        para.append(text.count("\n", 0, u.start_char))
+        line_start = text.rfind("\n", 0, u.start_char) + 1
+        quoted.append(text[line_start : line_start + 1] in _OPENERS)
         nouns.append(
             frozenset(
-                low(t)
-                for t in u
-                if t.pos_ in ("NOUN", "PROPN") and low(t) not in _GENERIC and t.is_alpha
+                lemmas[i]
+                for i in range(u.start, u.end)
+                if pos[i] in ("NOUN", "PROPN") and lemmas[i] not in _GENERIC and doc[i].is_alpha
             )
         )
     return Layout(para, quoted, nouns)

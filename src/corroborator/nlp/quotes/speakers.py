@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span, Token
 
+from corroborator.nlp.columns import column, lows
 from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.quotes.lexicon import (
     DETERMINERS,
@@ -124,16 +125,25 @@ class Discourse:
             line = text_of(self.doc)[lo:hi].rstrip()
             if line and line[-1] not in '.!?"”’…:)':
                 span = self.doc.char_span(lo, hi, alignment_mode="expand")
-                for t in span or []:
-                    mask[t.i] = True
+                if span is not None:
+                    mask[span.start : span.end] = [True] * len(span)
         return mask
 
     # -- building ------------------------------------------------------------------
     def _build(self) -> None:
         person_ents = self._person_spans()
-        for tok in self.doc:
-            if self.inside[tok.i] or tok.i in self.by_token:
+        lowers, deps = column(self.doc, "lower_"), column(self.doc, "dep_")
+        for i in range(len(self.doc)):
+            if self.inside[i] or i in self.by_token:
                 continue
+            if not (
+                i in person_ents
+                or deps[i] in SUBJECTS
+                or lowers[i] in POSSESSIVES
+                or self._person_noun_at(i)
+            ):
+                continue  # none of the tests below can pass: no Token built
+            tok = self.doc[i]
             ent = person_ents.get(tok.i)
             if ent is not None:
                 if tok.i == ent.start:
@@ -151,9 +161,11 @@ class Discourse:
         """PERSON entities, plus proper names the small model mislabels but the syntax
         shows to be people: subjects of cue verbs, "a soldier named X", "X, a researcher"."""
         spans = {t.i: ent for ent in self.doc.ents if ent.label_ == "PERSON" for t in ent}
-        for tok in self.doc:
-            if tok.i in spans or self.inside[tok.i] or tok.pos_ != "PROPN":
+        pos = column(self.doc, "pos_")
+        for i in range(len(self.doc)):
+            if i in spans or self.inside[i] or pos[i] != "PROPN":
                 continue
+            tok = self.doc[i]
             if self._comma_appos(tok):
                 spans[tok.i] = tok.doc[tok.i : tok.i + 1]
                 continue
@@ -221,10 +233,13 @@ class Discourse:
         return any(self._is_person_noun(n) and _named_by(n) == tok for n in tok.ancestors)
 
     def _is_person_noun(self, tok: Token) -> bool:
+        return self._person_noun_at(tok.i)
+
+    def _person_noun_at(self, i: int) -> bool:
         return (
-            tok.pos_ in ("NOUN", "PROPN")
-            and tok.lemma_.lower() in self.persons
-            and tok.dep_ != "compound"
+            column(self.doc, "pos_")[i] in ("NOUN", "PROPN")
+            and lows(self.doc)[i] in self.persons
+            and column(self.doc, "dep_")[i] != "compound"
         )
 
     def _titles_a_name(self, tok: Token, person_ents: dict[int, Span]) -> bool:
@@ -270,9 +285,11 @@ class Discourse:
         """Surname key -> offsets of the first two-to-three-word proper name ending in it
         outside quotes ("Yaroslav Petryk came back ..." before "Petryk said")."""
         found: dict[str, tuple[int, int]] = {}
-        for tok in self.doc:
-            if tok.pos_ != "PROPN" or tok.dep_ == "compound" or self.inside[tok.i]:
+        pos, deps = column(self.doc, "pos_"), column(self.doc, "dep_")
+        for i in range(len(self.doc)):
+            if pos[i] != "PROPN" or deps[i] == "compound" or self.inside[i]:
                 continue
+            tok = self.doc[i]
             chunk = list(_name_chunk(tok))
             while chunk and (chunk[0].text.endswith(".") or chunk[0].lower_ in self.persons):
                 chunk.pop(0)  # "Gov. Anna Kirsch", "President X Y": the title is no name

@@ -41,7 +41,7 @@ def _is_cue_word(word: str, lex: Lexicon) -> bool:
 
 
 def _has_marks(text: str) -> bool:
-    return any(ch in DOUBLE_ANY + SINGLE_OPEN for ch in text)
+    return any(mark in text for mark in DOUBLE_ANY + SINGLE_OPEN)
 
 
 def label_turns(text: str) -> list[Turn]:

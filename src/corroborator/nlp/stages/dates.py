@@ -34,6 +34,7 @@ from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef
 from corroborator.nlp import lexicon
+from corroborator.nlp.columns import column, lower_at
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.numbers import number_word_value
 
@@ -111,17 +112,12 @@ def _tok(doc: Doc, i: int) -> Token | None:
     return doc[i] if 0 <= i < len(doc) else None
 
 
-def _lower(doc: Doc, i: int) -> str:
-    t = _tok(doc, i)
-    return t.lower_ if t is not None else ""
-
-
 def _bare_year_ok(doc: Doc, i: int) -> bool:
     """A lone 4-digit number is a year only where a year is expected, never as a count."""
     tok = doc[i]
     if tok.dep_ == "nummod" and tok.head.i > i and tok.head.pos_ == "NOUN":
         return False
-    return tok.ent_type_ == "DATE" or _lower(doc, i - 1) in _YEAR_PREPS
+    return tok.ent_type_ == "DATE" or lower_at(doc, i - 1) in _YEAR_PREPS
 
 
 def _simple(doc: Doc, i: int, *, bare_year: bool = True) -> tuple[int, _Partial] | None:
@@ -131,11 +127,11 @@ def _simple(doc: Doc, i: int, *, bare_year: bool = True) -> tuple[int, _Partial]
     if tok is None:
         return None
     if _weekday(tok) is not None:
-        j = i + 1 + (_lower(doc, i + 1) == ",")
+        j = i + 1 + (lower_at(doc, i + 1) == ",")
         return _simple(doc, j, bare_year=False)
     day = _day(tok)
     if day is not None:
-        j = i + 1 + (_lower(doc, i + 1) == "of")
+        j = i + 1 + (lower_at(doc, i + 1) == "of")
         nxt = _tok(doc, j)
         month = _month(nxt) if nxt is not None else None
         if month is None:
@@ -144,9 +140,9 @@ def _simple(doc: Doc, i: int, *, bare_year: bool = True) -> tuple[int, _Partial]
     month = _month(tok)
     if month is not None:
         nxt = _tok(doc, i + 1)
-        if nxt is not None and _day(nxt) is not None and _lower(doc, i + 2) != ":":
+        if nxt is not None and _day(nxt) is not None and lower_at(doc, i + 2) != ":":
             return _with_year(doc, i + 2, _Partial(None, month, _day(nxt)))
-        j = i + 1 + (_lower(doc, i + 1) == "of")
+        j = i + 1 + (lower_at(doc, i + 1) == "of")
         yt = _tok(doc, j)
         if yt is not None and _year(yt) is not None:
             return j + 1, _Partial(_year(yt), month, None)
@@ -166,7 +162,7 @@ def _simple(doc: Doc, i: int, *, bare_year: bool = True) -> tuple[int, _Partial]
 
 def _with_year(doc: Doc, j: int, part: _Partial) -> tuple[int, _Partial]:
     """Extend a day-month date with an optional ", 2022" / " 2022"."""
-    k = j + (_lower(doc, j) == ",")
+    k = j + (lower_at(doc, j) == ",")
     yt = _tok(doc, k)
     if yt is not None and _year(yt) is not None:
         return k + 1, replace(part, year=_year(yt))
@@ -225,7 +221,7 @@ def _name_starts() -> frozenset[str]:
 def _match_at(doc: Doc, i: int) -> _Match | None:
     """A range or a single date starting at token i (tried at every token: a test of the
     first word spares most of them the parsing)."""
-    word = _lower(doc, i)
+    word = lower_at(doc, i)
     if (
         not word[:1].isdigit()
         and word not in _RANGE_FROM
@@ -234,7 +230,7 @@ def _match_at(doc: Doc, i: int) -> _Match | None:
         return None
     if word in _RANGE_FROM:
         a = _date_or_day(doc, i + 1)
-        if a is not None and _lower(doc, a[0]) in _RANGE_FROM[word]:
+        if a is not None and lower_at(doc, a[0]) in _RANGE_FROM[word]:
             b = _date_or_day(doc, a[0] + 1)
             if b is not None and _range_ok(a[1], b[1]) and _dated(a[1], b[1]):
                 first, last = _merge(a[1], b[1])
@@ -244,14 +240,14 @@ def _match_at(doc: Doc, i: int) -> _Match | None:
     if a is None:
         tok = doc[i]
         day = _day(tok)
-        if day is None or _lower(doc, i + 1) not in _RANGE_BARE | {"and"}:
+        if day is None or lower_at(doc, i + 1) not in _RANGE_BARE | {"and"}:
             return None
         b = _simple(doc, i + 2)
         if b is None or b[1].day is None or b[1].month is None:
             return None
         first, last = _merge(_Partial(None, None, day), b[1])
         return _Match(i, b[0], first, last)
-    conn = _lower(doc, a[0])
+    conn = lower_at(doc, a[0])
     if conn in _RANGE_BARE or (conn == "and" and a[1].day is not None):
         b = _date_or_day(doc, a[0] + 1)
         if b is not None and _range_ok(a[1], b[1]) and not (conn == "and" and b[1].month):
@@ -299,7 +295,7 @@ def _anchor_year(
         return published.year - after
     # "shelled repeatedly since 2022" starts a period that runs to now: not the event's
     # year, and no earlier year can be it either.
-    starts = [x for x in stated if _lower(doc, x.start - 1) == "since"]
+    starts = [x for x in stated if lower_at(doc, x.start - 1) == "since"]
     floor = max((x.first.year or 0 for x in starts), default=0)
     years = [y for x in stated if x not in starts for y in (x.first.year, x.last.year) if y]
     latest = max(years, default=0)
@@ -339,26 +335,42 @@ def _absolute_ref(doc: Doc, m: _Match, matches: list[_Match], published: dt.date
 _PERIOD_UNITS = {"week", "weekend", "fortnight", "month", "year"}
 
 
+@cache
+def _relative_starts() -> frozenset[str]:
+    """Words a deictic date can begin with, besides weekdays and numbers."""
+    return frozenset(
+        {*_DEICTIC_NOW, "earlier", "later", *_RELATIVE_WORDS, *_table("dates_units.tsv"), "a", "an"}
+    )
+
+
 def _relative_end(doc: Doc, i: int) -> int | None:
-    """End of a deictic date starting at token i, or None."""
+    """End of a deictic date starting at token i, or None (tried at every token: a test
+    of the first word spares most of them the rest)."""
+    w = lower_at(doc, i)
+    if (
+        w not in _relative_starts()
+        and w.rstrip(".") not in _table("dates_weekdays.tsv")
+        and not w.isdigit()
+        and number_word_value(w) is None
+    ):
+        return None
     units = _table("dates_units.tsv")
-    w = doc[i].lower_
     nxt = _tok(doc, i + 1)
     if w in _DEICTIC_NOW:
         return i + 1
     if w in ("earlier", "later"):
-        j = i + 1 + (_lower(doc, i + 1) == "in")
-        if _lower(doc, j) in ("this", "the", "last") and _lower(doc, j + 1) in _PERIOD_UNITS:
+        j = i + 1 + (lower_at(doc, i + 1) == "in")
+        if lower_at(doc, j) in ("this", "the", "last") and lower_at(doc, j + 1) in _PERIOD_UNITS:
             return j + 2
         return None
     if w in _RELATIVE_WORDS and nxt is not None:
         return i + 2 if nxt.lower_ in _PERIOD_UNITS or _weekday(nxt) is not None else None
     if _weekday(doc[i]) is not None:
         return i + 1
-    if w in units and _lower(doc, i + 1) == "ago":
+    if w in units and lower_at(doc, i + 1) == "ago":
         return i + 2
     counted = w in ("a", "an") or number_word_value(w) is not None or w.isdigit()
-    if counted and _lower(doc, i + 2) == "ago" and _lower(doc, i + 1) in units:
+    if counted and lower_at(doc, i + 2) == "ago" and lower_at(doc, i + 1) in units:
         return i + 3
     return None
 
@@ -499,9 +511,9 @@ class DatesStage:
                 if _times_reporting(doc, start, end):
                     continue
                 refs.append(_relative_ref(doc, start, end, ctx.published))
-        for tok in doc:
-            if tok.i not in taken and _ISO_SINGLE.match(tok.text):
-                ref = _numeric_ref(doc, tok.i, ctx.published)
+        for i, word in enumerate(column(doc, "lower_")):  # digits: lower-case is the text
+            if i not in taken and _ISO_SINGLE.match(word):
+                ref = _numeric_ref(doc, i, ctx.published)
                 if ref is not None:
                     refs.append(ref)
         ctx.extraction.dates.extend(sorted(refs, key=lambda r: r.start))

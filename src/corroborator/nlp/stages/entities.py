@@ -22,6 +22,7 @@ from spacy.vocab import Vocab
 
 from corroborator.models import EntityMention
 from corroborator.nlp import lexicon as lexicons
+from corroborator.nlp.columns import column
 from corroborator.nlp.pipeline import DocContext, text_of
 
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
@@ -211,10 +212,14 @@ def outlets(doc: Doc) -> list[_Mention]:
     lex = lexicon("entities_outlets.json")
     agencies, verbs = set(lex["agencies"]), set(lex["report_verbs"])
     out: list[_Mention] = []
+    texts, tags = column(doc, "text"), column(doc, "tag_")
     i = 0
     while i < len(doc):
+        if tags[i] not in {"NNP", "NNPS"} or not texts[i][:1].isupper():
+            i += 1  # no outlet word: tested on the columns, no Token built
+            continue
         tok = doc[i]
-        if not (_is_outlet_word(tok) and tok.tag_ in {"NNP", "NNPS"}):
+        if not _is_outlet_word(tok):
             i += 1
             continue
         start = i
@@ -285,9 +290,9 @@ def _bare_names(doc: Doc, found: list[_Mention], taken: set[int]) -> list[_Menti
     names = {m.group_name for m in found if m.group_name}
     names |= {doc[m.end - 1].text for m in found if m.kind == "person" and m.end - m.start >= 2}
     return [
-        _Mention(t.i, t.i + 1, "person", "")
-        for t in doc
-        if t.i not in taken and t.text in names and t.is_title and t.pos_ in {"PROPN", "ADJ"}
+        _Mention(i, i + 1, "person", "")
+        for i, text in enumerate(column(doc, "text"))
+        if i not in taken and text in names and doc[i].is_title and doc[i].pos_ in {"PROPN", "ADJ"}
     ]
 
 
@@ -373,10 +378,12 @@ def _acronyms(
     forces = set(lexicon("armed_groups.json")["force_nouns"])
     out: dict[str, _Mention] = {}
     added: list[tuple[_Mention, tuple[int, int, str]]] = []
-    for tok in doc[1:-2]:
-        bounds = _bracketed(doc, tok.i) if tok.text == "(" else None
+    texts = column(doc, "text")
+    for i in range(1, len(doc) - 2):
+        bounds = _bracketed(doc, i) if texts[i] == "(" else None
         if bounds is None:
             continue
+        tok = doc[i]
         alias = doc[bounds[0] : bounds[1]].text
         acr = alias.isalpha() and alias.isupper() and 2 <= len(alias) <= 6
         m = ends.get(tok.i)
@@ -404,7 +411,7 @@ def _acronyms(
             initials = "".join(w[0] for w in words if w[:1].isupper())
             canonical = m.canonical or text
             spelled.setdefault(initials, {})[canonical] = replace(m, canonical=canonical)
-    tokens = {t.text for t in doc}
+    tokens = set(texts)
     for initials, named in spelled.items():
         if len(initials) >= 2 and initials not in out and initials in tokens and len(named) == 1:
             out[initials] = next(iter(named.values()))
@@ -420,9 +427,11 @@ def _known_as(doc: Doc, rows: list[tuple[_Mention, tuple[int, int, str]]]) -> di
     the capitalised name after "known as" is another name of the nearest entity before it
     in the clause (only commas, adverbs and a lower-case description between them)."""
     out: dict[str, _Mention] = {}
-    for tok in doc[1:-2]:
-        if tok.lower_ != "known":
+    lowers = column(doc, "lower_")
+    for i in range(1, len(doc) - 2):
+        if lowers[i] != "known":
             continue
+        tok = doc[i]
         j = tok.i + 1
         while j < len(doc) and doc[j].lower_ in _KNOWN_ADVERBS:
             j += 1

@@ -18,6 +18,7 @@ from spacy.tokens import Doc, Span
 from corroborator.models import Hedge
 from corroborator.models import Span as TextSpan
 from corroborator.nlp import lexicon
+from corroborator.nlp.columns import column, lows
 from corroborator.nlp.lemma_matcher import LemmaMatcher
 from corroborator.nlp.pipeline import DocContext, text_of
 
@@ -64,12 +65,13 @@ def sentence_units(doc: Doc) -> list[Span]:
 
 def _sentence_units(doc: Doc) -> list[Span]:
     units: list[Span] = []
+    texts = column(doc, "text")
     for sent in doc.sents:
         start = sent.start
-        for tok in sent:
-            if tok.is_space and "\n" in tok.text:
-                units.append(doc[start : tok.i])
-                start = tok.i + 1
+        for i in range(sent.start, sent.end):
+            if "\n" in texts[i] and doc[i].is_space:
+                units.append(doc[start:i])
+                start = i + 1
         units.append(doc[start : sent.end])
     out: list[Span] = []
     for u in units:
@@ -91,7 +93,7 @@ def _sentence_units(doc: Doc) -> list[Span]:
 
 def unit_of(doc: Doc) -> dict[int, Span]:
     """Token index -> its sentence unit."""
-    return {t.i: u for u in sentence_units(doc) for t in u}
+    return {i: u for u in sentence_units(doc) for i in range(u.start, u.end)}
 
 
 def to_span(doc: Doc, start: int, end: int, trim: bool = True) -> TextSpan:
@@ -141,9 +143,11 @@ def _object(match: Span, unit: Span) -> tuple[int, int]:
 def _negated_verifications(doc: Doc, units: dict[int, Span]) -> list[tuple[int, int]]:
     """'None of their accounts can be verified': a verify verb with a negative subject."""
     out = []
-    for tok in doc:
-        if tok.lemma_.lower() not in _VERIFY or tok.pos_ != "VERB":
+    pos = column(doc, "pos_")
+    for i, lemma in enumerate(lows(doc)):
+        if lemma not in _VERIFY or pos[i] != "VERB":
             continue
+        tok = doc[i]
         subj = [c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")]
         negative = any(c.dep_ == "neg" for c in tok.children) or any(
             w.lower_ in _NEGATIVE_SUBJECTS for s in subj for w in s.subtree

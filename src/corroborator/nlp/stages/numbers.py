@@ -25,6 +25,7 @@ from spacy.tokens import Doc, Token
 
 from corroborator.models import Count
 from corroborator.nlp import lexicon
+from corroborator.nlp.columns import lower_at
 from corroborator.nlp.lexicon import load_json as load_lexicon
 from corroborator.nlp.pipeline import DocContext, text_of
 
@@ -86,14 +87,6 @@ class _Figure:
     quantified: bool = False  # a quantifier ("at least", "about") came first
 
 
-def _lower(doc: Doc, i: int) -> str:
-    # read per token many times over: built once per doc (a Token per call is the cost)
-    lows = doc.user_data.get("corroborator_lower")
-    if lows is None:
-        lows = doc.user_data["corroborator_lower"] = [t.lower_ for t in doc]
-    return lows[i] if 0 <= i < len(lows) else ""
-
-
 def _digits(tok: Token) -> float | None:
     if not _DIGITS.match(tok.text):
         return None
@@ -103,7 +96,7 @@ def _digits(tok: Token) -> float | None:
 def _numeral(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
     """An exact or vague number at token i -> (end, low, high, vague)."""
     for size in (4, 3, 2, 1):
-        key = tuple(_lower(doc, i + k) for k in range(size))
+        key = tuple(lower_at(doc, i + k) for k in range(size))
         if key in _vague():
             lo, hi = _vague()[key]
             return i + size, lo, hi, True
@@ -113,8 +106,8 @@ def _numeral(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
     value = _digits(doc[i])
     if value is not None:
         j = i + 1
-        while _lower(doc, j) in words and words[_lower(doc, j)] >= 100:
-            value *= words[_lower(doc, j)]
+        while lower_at(doc, j) in words and words[lower_at(doc, j)] >= 100:
+            value *= words[lower_at(doc, j)]
             j += 1
         if value != int(value):
             return None
@@ -126,12 +119,12 @@ def _number_words(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
     """ "twenty-two", "one hundred and fifty", "a hundred", "two dozen"."""
     words = _words()
     j = i
-    if _lower(doc, i) in ("a", "an") and words.get(_lower(doc, i + 1), 0) >= 12:
+    if lower_at(doc, i) in ("a", "an") and words.get(lower_at(doc, i + 1), 0) >= 12:
         j = i + 1
     total = current = 0
     seen = False
     while j < len(doc):
-        w = _lower(doc, j)
+        w = lower_at(doc, j)
         if w in words:
             v = words[w]
             if v == 12 or v == 100:
@@ -143,8 +136,8 @@ def _number_words(doc: Doc, i: int) -> tuple[int, int, int, bool] | None:
                 current += v
             seen = True
             j += 1
-        elif seen and w in ("-", "and") and _lower(doc, j + 1) in words:
-            if w == "and" and words[_lower(doc, j + 1)] >= 100:
+        elif seen and w in ("-", "and") and lower_at(doc, j + 1) in words:
+            if w == "and" and words[lower_at(doc, j + 1)] >= 100:
                 break
             j += 1
         else:
@@ -165,13 +158,13 @@ def _figure_starts() -> frozenset[str]:
 
 def _figure(doc: Doc, i: int) -> _Figure | None:
     """A quantifier phrase at token i: [quantifier] N [(or|to|-) M] | between N and M."""
-    first = _lower(doc, i)
+    first = lower_at(doc, i)
     if first not in _figure_starts() and not _DIGITS.match(first):
         return None
     if first in ("between", "from"):
         a = _numeral(doc, i + 1)
-        link = "and" if _lower(doc, i) == "between" else "to"
-        if a and _lower(doc, a[0]) in (link, "-", "–"):
+        link = "and" if lower_at(doc, i) == "between" else "to"
+        if a and lower_at(doc, a[0]) in (link, "-", "–"):
             b = _numeral(doc, a[0] + 1)
             if b:
                 return _Figure(i, b[0], a[1], b[2], a[3] or b[3], b[0] - 1)
@@ -179,7 +172,7 @@ def _figure(doc: Doc, i: int) -> _Figure | None:
     mode = None
     j = i
     for size in (3, 2, 1):
-        key = tuple(_lower(doc, i + k) for k in range(size))
+        key = tuple(lower_at(doc, i + k) for k in range(size))
         if key in _quantifiers():
             mode, j = _quantifiers()[key], i + size
             break
@@ -189,7 +182,7 @@ def _figure(doc: Doc, i: int) -> _Figure | None:
     end, approx = a[0], a[3]
     low: int | None = a[1]
     high: int | None = a[2]
-    if _lower(doc, end) in _RANGE_WORDS:
+    if lower_at(doc, end) in _RANGE_WORDS:
         b = _numeral(doc, end + 1)
         if b is not None and b[1] > a[1]:
             end, high = b[0], b[2]
@@ -205,7 +198,7 @@ def _figure(doc: Doc, i: int) -> _Figure | None:
 
 def _is_unit(doc: Doc, i: int) -> bool:
     """Measures, ages and money right after the number ("34 kilometres", "22-year-old")."""
-    j = i + (_lower(doc, i) in ("-", "–"))
+    j = i + (lower_at(doc, i) in ("-", "–"))
     if j >= len(doc):
         return False
     units = _wordset("numbers_units.txt")
@@ -231,9 +224,9 @@ def _person_kind(tok: Token) -> str | None:
 def _counted_noun(doc: Doc, end: int) -> Token | None:
     """The noun a figure counts: the next noun after modifiers, or after "of [the]"."""
     j = end
-    if _lower(doc, j) == "of":
+    if lower_at(doc, j) == "of":
         j += 1
-        while _lower(doc, j) in _DETS:
+        while lower_at(doc, j) in _DETS:
             j += 1
     for k in range(j, min(j + 6, len(doc))):
         tok = doc[k]
@@ -352,7 +345,7 @@ def _shares_floor(doc: Doc, fig: _Figure, floor: _Figure | None) -> bool:
         floor is None
         or fig.quantified
         or fig.low != fig.high
-        or _lower(doc, fig.start - 1) != "and"
+        or lower_at(doc, fig.start - 1) != "and"
     ):
         return False
     close = 0 < fig.start - floor.end <= 8

@@ -39,6 +39,7 @@ from spacy.tokens import Doc, Token
 from corroborator.geo import distance_km
 from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import lexicon
+from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.quotes import marks
@@ -223,12 +224,13 @@ def _mentions(doc: Doc, entities: list[EntityMention]) -> list[_Mention]:
         and not _addressed(doc, e.start, e.end)
     ]
     covered = {i for e in entities for i in range(e.start, e.end)}
-    for tok in doc[:-1]:
-        nxt = doc[tok.i + 1]
+    texts = column(doc, "text")
+    for i in range(len(doc) - 1):
+        if not (_area_word(texts[i + 1]) and texts[i + 1].islower()):
+            continue  # "Donestk region"; not "the State Department"
+        tok, nxt = doc[i], doc[i + 1]
         if (
-            _area_word(nxt.text)
-            and nxt.text.islower()  # "Donestk region"; not "the State Department"
-            and not _area_word(tok.text)
+            not _area_word(tok.text)
             and tok.is_title
             and tok.pos_ == "PROPN"
             and tok.idx not in covered
@@ -628,10 +630,11 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
     """(first token, end token, token after the cue) of names the text calls settlements."""
     nouns = _word_list("places_settlements.txt")
     out: list[tuple[int, int, int]] = []
-    for tok in doc:
-        if tok.lower_ not in nouns or not tok.text.islower():
+    lowers, texts = column(doc, "lower_"), column(doc, "text")
+    for i in range(len(doc)):
+        if lowers[i] not in nouns or not texts[i].islower():
             continue
-        i = tok.i
+        tok = doc[i]
         if i + 1 < len(doc) and doc[i + 1].lower_ == "of":  # "the village of X"
             end = _name_after(doc, i + 2)
             if end > i + 2:
