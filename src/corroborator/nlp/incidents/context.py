@@ -11,6 +11,7 @@ lexicons/incident_context.json.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from spacy.tokens import Token
@@ -141,6 +142,12 @@ def hypothetical_noun(trig: Token, modal: frozenset[tuple[str, ...]]) -> bool:
     return verb is not None and any(
         c.dep_ == "aux" and ((c.lower_,) in modal or (_low(c),) in modal) for c in verb.children
     )
+
+
+def further(tokens: Iterable[Token]) -> bool:
+    """'A second missile', 'another strike', 'separately, three men were killed': a word
+    that tells an act as one more beside those already told."""
+    return any(t.lower_ in words()["another"] for t in tokens)
 
 
 def anaphoric(trig: Token) -> bool:

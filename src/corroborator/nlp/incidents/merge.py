@@ -117,7 +117,7 @@ def _another(g: Group) -> bool:
     """'a second missile hit a bus depot', 'another strike': told as a further act."""
     words = [t for m in g.mentions for t in (*m.agents, *m.trigger.children)]
     words += [c for t in words for c in t.children]
-    return any(t.lower_ in context.words()["another"] for t in words)
+    return context.further(words)
 
 
 _REACH = 3  # paragraph breaks a bare retelling may sit below its event

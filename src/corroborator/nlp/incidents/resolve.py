@@ -68,8 +68,8 @@ def _toll_of_attack(ms: list[Mention], lay: Layout) -> None:
     for m in ms:
         if m.type != "killing_civilians" or m.agents or low(m.trigger) not in _TOLL:
             continue
-        if any(c.lower_ in context.words()["another"] for c in m.trigger.children):
-            continue  # 'separately, three men were killed
+        if context.further(m.trigger.children):
+            continue  # 'separately, three men were killed': told as an act of its own
         before = [
             o
             for o in ms
