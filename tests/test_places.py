@@ -257,3 +257,27 @@ def test_unfamiliar_village_name_tagged_norp_still_resolves(nlp: Language) -> No
 def test_person_described_as_from_a_town_is_not_a_town(nlp: Language) -> None:
     text = '"We buried them at night," said Khalid al-Rashid, a teacher from the town of Rumbek.'
     assert {p.text for p in places(nlp, text)} <= {"Rumbek"}
+
+
+def test_district_of_a_city_is_that_city_not_a_namesake_elsewhere(nlp: Language) -> None:
+    """A city's district or neighbourhood shares its name with villages and other cities'
+    districts across the country; the city the text names is where it happened."""
+    texts = {
+        "A missile struck a warehouse in the Industrialnyi district of Kharkiv, killing four.": (
+            "Industrialnyi",
+            "Kharkiv",
+        ),
+        "A shell struck a bus stop in the Kyivskyi district of Odesa, killing two.": (
+            "Kyivskyi district",
+            "Odesa",
+        ),
+        "Rescuers worked overnight in Kharkiv's Industrialnyi district after the strike.": (
+            "Industrialnyi",
+            "Kharkiv",
+        ),
+    }
+    for text, (part, city) in texts.items():
+        refs = {p.text: p for p in places(nlp, text)}
+        assert refs[part].admin1 == refs[city].admin1, text
+        assert abs(refs[part].lat - refs[city].lat) < 0.25, text
+        assert abs(refs[part].lon - refs[city].lon) < 0.35, text

@@ -8,7 +8,9 @@ by a name nearly all of whose people live in one country) and regions, populatio
 national capital, and nearness to the document's other places (the nearest consistent
 reading, not the biggest namesake). A qualifier decides outright: "Paris, Texas",
 "Lyman, Donetsk region", "Borova, in the Izium district", "Atlanta, Georgia" (but a comma
-list "Kherson, Mykolaiv and Odesa" qualifies nothing). A name with no exact candidate is
+list "Kherson, Mykolaiv and Odesa" qualifies nothing); a city's part is in that city ("the
+Industrialnyi district of Kharkiv", "Kharkiv's Saltivskyi district": its namesake village
+elsewhere is not where it happened). A name with no exact candidate is
 matched fuzzily ("Donestk") but only inside the document's countries. Once the document
 has a country context, a town in a country it never names (nor borders) must be famous;
 a small town only across a border and far from the story's places is left unresolved; a
@@ -54,9 +56,18 @@ _PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "cou
 FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
 DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets that country
 TIE_KM = 300.0  # a place this close to another of the story belongs to it
+CITY_KM = 25.0  # a district of a city lies this close to its centre
 NEAR_KM = 100.0  # "X near Y", and the reach of the document's other places as a prior
 # "X, Y" / "X in (the) Y" / "X, in Y": Y is the area X lies in ("Paris, Texas")
 _QUALIFIER = re.compile(r"^(?:,\s*(?:in\s+)?|\s+in\s+)(?:the\s+)?$")
+# "the Industrialnyi district of Kharkiv", "the Zeitoun neighbourhood of Gaza City"
+_PART_OF = re.compile(
+    r"^\s+(?:district|neighbou?rhood|quarter|suburb|microdistrict|area)s?\s+of\s+(?:the\s+)?$"
+)
+# "Kharkiv's Industrialnyi district": the words after the part's name
+_PART_AFTER = re.compile(r"^\s+(?:district|neighbou?rhood|quarter|suburb|microdistrict)s?\b")
+_OF = re.compile(r"^\s+of\s+(?:the\s+)?$")  # "the Kyivskyi district | of | Odesa"
+_POSSESSIVE = re.compile(r"^['\u2019]s\s+(?:the\s+)?$")
 _NEAR = re.compile(
     r"^,?\s*(?:near|outside|close to|(?:north|south|east|west)\w* of)\s+(?:the\s+)?$"
 )
@@ -428,10 +439,14 @@ class Resolver:
         if i > 0 and first[i - 1] is not None:  # "Atlanta, Georgia": the state, not Georgia
             town = first[i - 1]
             assert town is not None
-            if _QUALIFIER.match(text[mentions[i - 1].end : mentions[i].start]):
+            gap = text[mentions[i - 1].end : mentions[i].start]
+            if _QUALIFIER.match(gap):
                 around = [p for p in pool if p.kind in {"admin1", "country"} and _inside(town, p)]
                 if around:
                     return around, True
+            after = text[mentions[i].end : mentions[i].end + 20]
+            if town.kind == "city" and _POSSESSIVE.match(gap) and _PART_AFTER.match(after):
+                return _part_of(town, pool), True
         if i + 1 >= len(mentions) or first[i + 1] is None:
             return pool, False
         gap = text[mentions[i].end : mentions[i + 1].start]
@@ -440,13 +455,24 @@ class Resolver:
         listed = gap.lstrip().startswith(",") and not mentions[i + 1].wants
         if listed and area.kind not in {"admin1", "country"}:
             return pool, False  # "Kherson, Mykolaiv and Odesa": a list, not a qualifier
-        if _QUALIFIER.match(gap):
+        part = _PART_OF.match(gap) or (
+            _PART_AFTER.match(" " + mentions[i].text.split()[-1]) and _OF.match(gap)
+        )
+        if part and area.kind == "city":
+            return _part_of(area, pool), True
+        if _QUALIFIER.match(gap) or part:
             inside = [p for p in pool if _inside(p, area)]
         elif _NEAR.match(gap):
             inside = [p for p in pool if p.kind != "country" and _km(p, area) <= NEAR_KM]
         else:
             return pool, False
         return inside or pool, bool(inside)
+
+
+def _part_of(city: Place, pool: list[Place]) -> list[Place]:
+    """A district or neighbourhood of a city: the readings of its name in that city, else
+    the city itself (a namesake village elsewhere is not where it happened)."""
+    return [p for p in pool if p.kind != "country" and _km(p, city) <= CITY_KM] or [city]
 
 
 def _reading_country(options: list[Place]) -> str | None:
