@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spacy.tokens import Token
 
-from corroborator.nlp.incidents.lexicon import lexicon, low
+from corroborator.nlp.incidents.lexicon import is_act, lexicon, low
 
 
 def _ancestors(tok: Token, deps: set[str], limit: int = 4) -> list[Token]:
@@ -26,10 +26,18 @@ def denial(agents: list[Token]) -> bool:
 
 
 def negated(trigger: Token, agents: list[Token]) -> bool:
-    """'Anyone not killed', 'weren't shooting', 'no school was attacked': not an event (but
-    no denial of others)."""
+    """'Anyone not killed', 'weren't shooting', 'no school was attacked', 'neither attack
+    caused casualties', 'without reporting any casualties': not an event (but no denial of others)."""
     if any(c.dep_ == "neg" for c in trigger.children) or denial(agents):
         return True
+    if trigger.pos_ == "NOUN" and any(  # 'neither attack caused casualties'
+        c.dep_ == "det" and c.lower_ in ("no", "neither") for c in trigger.children
+    ):
+        return True
+    if trigger.dep_ == "dobj" and any(_nothing(c) for c in trigger.head.children):
+        return True  # 'neither strike caused civilian casualties', 'neither reported deaths'
+    if any(a.lower_ == "without" and a.dep_ == "prep" for a in list(trigger.ancestors)[:3]):
+        return True  # 'said so without reporting any civilian casualties'
     if any(  # 'no school was attacked', 'no shell had struck the clinic'
         c.dep_ in ("nsubjpass", "nsubj")
         and any(d.dep_ == "det" and d.lower_ == "no" for d in c.children)
@@ -39,6 +47,20 @@ def negated(trigger: Token, agents: list[Token]) -> bool:
     return any(
         c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children
     ) or any(t.lower_ == "never" for t in trigger.children)
+
+
+def _nothing(subject: Token) -> bool:
+    """A subject that does nothing: 'neither', 'none', or an act with 'no'/'neither' ('no
+    strike', not 'no one', whose seeing or saying leaves the act standing)."""
+    if subject.lower_ == "neither" and subject.dep_ == "preconj":
+        return True  # 'but neither reported casualties' (parsed as 'neither ... nor')
+    if subject.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    if subject.lower_ in ("neither", "none"):
+        return True
+    return is_act(subject) and any(
+        d.dep_ == "det" and d.lower_ in ("no", "neither") for d in subject.children
+    )
 
 
 def is_hypothetical(trigger: Token) -> bool:

@@ -230,3 +230,45 @@ def _hurt_no_one(tok: Token) -> bool:
 def imagined(trig: Token) -> bool:
     """'Imagine that tomorrow a shell kills twenty people': an act supposed, not reported."""
     return any(_low(a) in ("imagine", "suppose") for a in list(trig.ancestors)[:4])
+
+
+def natural_death(trig: Token) -> bool:
+    """'31 people had died of cholera', 'died from an infection': a death the sentence puts
+    down to illness, which no one inflicted."""
+    if _low(trig) not in ("die", "death"):
+        return False
+    causes = [
+        g
+        for c in trig.children
+        if c.dep_ == "prep" and c.lower_ in ("of", "from")
+        for g in c.children
+        if g.dep_ == "pobj"
+    ]
+    illness = words()["illness"]
+    return any(
+        _low(g) in illness or " ".join(t.lower_ for t in g.subtree if t.dep_ != "det") in illness
+        for g in causes
+    )
+
+
+def exchange_of_fire(trig: Token) -> bool:
+    """'Units traded artillery fire with Russian positions', 'police exchanged fire with
+    gang members': armed parties firing at each other, combat rather than an attack."""
+    verb = trig.head if trig.dep_ in ("dobj", "compound") else None
+    if verb is not None and trig.dep_ == "compound":
+        verb = verb.head if verb.dep_ == "dobj" else None
+    return verb is not None and _low(verb) in words()["exchange"]
+
+
+def disproved(trig: Token) -> bool:
+    """'Early reports of a car bomb in the town turned out to be wrong', 'the claim of a
+    massacre proved false': the report itself says what it relays did not happen (an
+    accused party's denial is a speaker's claim, kept with the incident)."""
+    for verb in list(trig.ancestors)[:6]:
+        said = " ".join([_low(verb), *(c.lower_ for c in verb.children if c.dep_ == "prt")])
+        if said not in words()["disproved"]:
+            continue
+        subject = [t for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree]
+        verdict = [t for t in verb.subtree if t.lower_ in words()["false"]]
+        return trig in subject and bool(verdict)
+    return False

@@ -17,7 +17,7 @@ from spacy.tokens import Doc, Span
 
 from corroborator.models import Span as TextSpan
 from corroborator.nlp.incidents import counts as tolls
-from corroborator.nlp.incidents import fields
+from corroborator.nlp.incidents import dated, fields
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import fold_headline, merge
@@ -86,6 +86,11 @@ class IncidentsStage:
             found += ms
             denied_victims |= den
             recalled.update(t.i for t in old)
+        ex = ctx.extraction
+        today = dated.report_day(ctx.published, ex.dates)
+        old_units = dated.long_ago(units, ex.dates, today, {m.unit for m in found})
+        recalled.update(m.trigger.i for m in found if m.unit in old_units)
+        found = [m for m in found if m.unit not in old_units]
         lay = layout(doc, units)
         found = resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
@@ -99,7 +104,6 @@ class IncidentsStage:
                 if u.start_char <= c.start < u.end_char:
                     counts.setdefault(k, set()).add(c.low)
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
-        ex = ctx.extraction
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)

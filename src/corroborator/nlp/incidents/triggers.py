@@ -154,6 +154,9 @@ def typed_mention(
         or out_of_scope.promise(trig)
         or out_of_scope.harmless_landing(trig)
         or out_of_scope.uncharged(trig)
+        or out_of_scope.natural_death(trig)
+        or out_of_scope.exchange_of_fire(trig)
+        or out_of_scope.disproved(trig)
     ):
         return None
     hypothetical = (
