@@ -415,7 +415,7 @@ def test_precision_gold_strings_occur_verbatim(part: str) -> None:
     gold = [json.loads(line) for line in (PRECISION / part / "gold.jsonl").open(encoding="utf-8")]
     mentions = [(m["source_file"], m["quote"]) for g in gold for m in g["mentions"]]
     assert mentions and all(q in texts[f] for f, q in mentions)
-    assert all(5 <= len(q.split()) <= 20 for _, q in mentions)
+    assert all(5 <= len(q.split()) <= 25 for _, q in mentions)  # a clause, not a paragraph
     assert {f for f, _ in mentions} == set(texts)  # every document has a real incident
 
 
