@@ -15,7 +15,7 @@ from functools import lru_cache
 from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import first_above
-from corroborator.nlp.incidents.lexicon import is_act
+from corroborator.nlp.incidents.lexicon import has, is_act
 from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
@@ -233,22 +233,17 @@ def imagined(trig: Token) -> bool:
 
 
 def natural_death(trig: Token) -> bool:
-    """'31 people had died of cholera', 'died from an infection': a death the sentence puts
-    down to illness, which no one inflicted."""
-    if _low(trig) not in ("die", "death"):
+    """'Cholera had killed at least 25 people', 'an ebola outbreak had killed 16', 'the
+    earthquake, which killed more than 3,700': a killer that is an illness or a natural
+    disaster (the role lexicon's non-violent causes of death, which 'died of cholera' reads
+    too) is no one's act."""
+    if _low(trig) != "kill" or trig.pos_ != "VERB":
         return False
-    causes = [
-        g
-        for c in trig.children
-        if c.dep_ == "prep" and c.lower_ in ("of", "from")
-        for g in c.children
-        if g.dep_ == "pobj"
-    ]
-    illness = words()["illness"]
-    return any(
-        _low(g) in illness or " ".join(t.lower_ for t in g.subtree if t.dep_ != "det") in illness
-        for g in causes
-    )
+    causes = [c for c in trig.children if c.dep_ == "nsubj"]
+    if trig.dep_ == "relcl" and any(c.lower_ in ("which", "that") for c in causes):
+        causes = [trig.head]  # 'the earthquake, which killed ...'
+    # the words before the killer name it ('a measles outbreak', 'the February earthquake')
+    return any(has([*cause.lefts, cause], "non_violent_death") for cause in causes)
 
 
 def exchange_of_fire(trig: Token) -> bool:
