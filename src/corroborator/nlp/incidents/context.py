@@ -109,10 +109,11 @@ def generic(trig: Token) -> bool:
 
 
 def negated_by_noun(trig: Token) -> bool:
-    """'No casualties', 'made no mention of civilian casualties': 'no' on the act's noun."""
+    """'No casualties', 'made no mention of civilian casualties', 'neither strike': 'no' or
+    'neither' on the act's noun."""
     cur = trig
     for _ in range(3):
-        if any(c.dep_ == "det" and c.lower_ == "no" for c in cur.children):
+        if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in cur.children):
             return True
         if cur.dep_ != "pobj" or cur.head.dep_ != "prep":
             return False

@@ -26,13 +26,9 @@ def denial(agents: list[Token]) -> bool:
 
 
 def negated(trigger: Token, agents: list[Token]) -> bool:
-    """'Anyone not killed', 'weren't shooting', 'no school was attacked', 'neither attack
-    caused casualties', 'without reporting any casualties': not an event (but no denial of others)."""
+    """'Anyone not killed', 'weren't shooting', 'no school was attacked', 'neither side
+    reported casualties', 'without reporting any casualties': not an event (but no denial of others)."""
     if any(c.dep_ == "neg" for c in trigger.children) or denial(agents):
-        return True
-    if trigger.pos_ == "NOUN" and any(  # 'neither attack caused casualties'
-        c.dep_ == "det" and c.lower_ in ("no", "neither") for c in trigger.children
-    ):
         return True
     if trigger.dep_ == "dobj" and any(_nothing(c) for c in trigger.head.children):
         return True  # 'neither strike caused civilian casualties', 'neither reported deaths'

@@ -68,6 +68,19 @@ def such(trig: Token) -> bool:
     return is_noun(trig) and any(c.lower_ == "such" for c in trig.children)
 
 
+def shielded(trig: Token) -> bool:
+    """'meant to protect such sites from attack', 'safe from shelling': a kind of act that
+    people or places are kept from, not one that happened."""
+    if not is_noun(trig) or not _bare(trig) or trig.dep_ != "pobj":
+        return False
+    prep = trig.head
+    if prep.lower_ not in ("from", "against"):
+        return False
+    kept = prep.head  # 'protect sites from attack': the parser may hang it on the object
+    verb = kept.head if kept.dep_ == "dobj" else kept
+    return verb.lemma_.lower() in words()["shield"]
+
+
 def generic_claim(trig: Token, headline: bool) -> bool:
     """A kind of act told in the present: 'Russia kills civilians every day', 'it shells
     cities', 'soldiers who torture detainees', 'has been accused of ethnic killings'. A
@@ -377,20 +390,33 @@ def running_total(trig: Token) -> bool:
 def period_tally(trig: Token) -> bool:
     """'Between January and June the group recorded the killing of 412 civilians', 'more
     than 2,000 civilians were killed ... in the first half of the year', '150 people were
-    kidnapped over the same period': a count kept over a period is a monitor's figure,
-    told in the past as often as in the perfect (`running_total`)."""
+    kidnapped over the same period', '61 civilian deaths in March alone': a count kept over
+    a period is a monitor's figure, told in the past as often as in the perfect
+    (`running_total`)."""
     verb = clause_verb(trig) if is_noun(trig) else trig
     if verb is None:
         return False
+    nested = ("relcl", "ccomp", "advcl", "acl", "conj", "xcomp")
+    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
+    if any(_alone(t) for t in [*own, *trig.subtree]):
+        return True
     if is_noun(trig):
         counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
     else:
         counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
     if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
         return False
-    nested = ("relcl", "ccomp", "advcl", "acl", "conj", "xcomp")
-    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
     return any(_period(t) for t in own)
+
+
+def _alone(tok: Token) -> bool:
+    """'in July alone', 'last month alone', 'in 2024 alone': a period singled out of a
+    running count, whatever the figure."""
+    if tok.lower_ != "alone" or tok.head.i == tok.i:
+        return False
+    period = tok.head
+    kinds = words()["period"] | words()["duration"]
+    return period.lower_ in _MONTHS or _year(period) or period.lemma_.lower() in kinds
 
 
 def _period(tok: Token) -> bool:
