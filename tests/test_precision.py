@@ -193,6 +193,14 @@ STILL_INCIDENTS = [
         "Gunmen attacked the bus on Sunday; two passengers later died of their wounds.",
         ["killing_civilians"],
     ),
+    (  # victims named by their trade are civilians
+        "Gunmen killed four traders on the road to the market in Kolo on Monday, police said.",
+        ["killing_civilians"],
+    ),
+    (
+        "Militiamen abducted two gold miners from the site near Mongbwalu on Friday.",
+        ["abduction_detention"],
+    ),
     (  # an outbreak of fighting is no illness
         "The outbreak of fighting in Kolo killed at least 30 civilians on Monday, the UN said.",
         ["killing_civilians"],
