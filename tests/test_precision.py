@@ -93,7 +93,10 @@ NOT_INCIDENTS = {
     "accused_of_a_kind": [
         "The militia has been accused of killing village chiefs it regards as informers.",
     ],
-    "accident": ["A 70-year-old woman died when a gas cylinder exploded in her flat, police said."],
+    "accident": [
+        "A 70-year-old woman died when a gas cylinder exploded in her flat, police said.",
+        "A fire broke out at the fuel depot near the port overnight, but no one was hurt.",
+    ],
     "no_victim_object": ["No hospital was hit on Sunday, the army said."],
     "law_sentence": [
         "Under the statute, torture, rape and enslavement are crimes against humanity.",
@@ -200,6 +203,11 @@ STILL_INCIDENTS = [
     (
         "Militiamen abducted two gold miners from the site near Mongbwalu on Friday.",
         ["abduction_detention"],
+    ),
+    (  # a blaze the shelling set is still the shelling's
+        "Shells hit the market in Kolo on Sunday and fire spread through the stalls, killing "
+        "four traders.",
+        ["attack_populated_area"],
     ),
     (  # an outbreak of fighting is no illness
         "The outbreak of fighting in Kolo killed at least 30 civilians on Monday, the UN said.",

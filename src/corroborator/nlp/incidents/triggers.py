@@ -121,6 +121,13 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
     )
 
 
+def _blaze(fire: Token) -> bool:
+    """'A fire broke out at the depot', 'fire spread through the stalls': fire the subject of
+    its own spreading is a blaze, not gunfire (whatever set it, which the sentence names
+    apart)."""
+    return fire.dep_ == "nsubj" and low(fire.head) in ("break", "spread", "start", "rage")
+
+
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
 
 
@@ -183,8 +190,12 @@ def typed_mention(
             return None
         populated = has(patient, "populated_strong") or has(patient, "populated_weak")
         return mk("other", {"civilians"}) if strength == "strong" or populated else None
-    if trig.pos_ == "NOUN" and low(trig) == "fire" and has(list(unit), "accident"):
-        return None  # 'a house fire caused by a faulty heater'
+    if (
+        trig.pos_ == "NOUN"
+        and low(trig) == "fire"
+        and (has(list(unit), "accident") or _blaze(trig))
+    ):
+        return None  # 'a house fire caused by a faulty heater', 'a fire broke out at the depot'
     thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not is_person(head)
     if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
