@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Span
 
+from corroborator.isodates import first_day
 from corroborator.models import DateRef
 
 LEAD_SENTENCES = 2  # the lead's sentences tell the news, whatever their dates
@@ -26,7 +27,7 @@ def report_day(published: dt.date | None, dates: Sequence[DateRef]) -> dt.date |
     """The report's own time: its publication date, else the latest day it names."""
     if published is not None:
         return published
-    days = [_day(d.date_end) for d in dates if d.precision == "day" and _has_year(d.text)]
+    days = [first_day(d.date_end) for d in dates if d.precision == "day" and _has_year(d.text)]
     return max((d for d in days if d is not None), default=None)
 
 
@@ -44,7 +45,7 @@ def long_ago(
     for d in sorted(dates, key=lambda d: d.start):
         while k < len(units) and units[k].end_char <= d.start:
             k += 1
-        end = _day(d.date_end)
+        end = first_day(d.date_end)
         if k < len(units) and end is not None:
             ends.setdefault(k, []).append(end)
     cut = today - dt.timedelta(days=RECALL_DAYS)
@@ -62,13 +63,6 @@ def _lead_end(units: Sequence[Span]) -> int:
         if u.text.rstrip()[-1:] in '.!?"”’':
             return k + LEAD_SENTENCES
     return len(units)
-
-
-def _day(iso: str | None) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(iso) if iso else None
-    except ValueError:
-        return None
 
 
 def _has_year(text: str) -> bool:

@@ -39,9 +39,7 @@ def _present(verb: Token) -> bool:
 def _frequent(verb: Token) -> bool:
     """'every day', 'always', 'daily': a repeated act (the parser may hang 'every day' on
     the object, so the clause's own words are read, not nested clauses)."""
-    nested = ("relcl", "ccomp", "advcl", "acl", "xcomp", "conj")
-    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
-    for c in own:
+    for c in _own_words(verb):
         if c.dep_ == "npadvmod" and any(d.lower_ == "every" for d in c.children):
             return True
         if c.dep_ == "advmod" and c.head.i == verb.i and c.lemma_.lower() in words()["habitual"]:
@@ -396,9 +394,9 @@ def period_tally(trig: Token) -> bool:
     verb = clause_verb(trig) if is_noun(trig) else trig
     if verb is None:
         return False
-    nested = ("relcl", "ccomp", "advcl", "acl", "conj", "xcomp")
-    own = [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
-    if any(_alone(t) for t in [*own, *trig.subtree]):
+    # 'alone' is rare: the clause's own words are gathered for it only when it is there
+    alone = any(t.lower_ == "alone" for t in trig.sent)
+    if alone and any(_alone(t) for t in [*_own_words(verb), *trig.subtree]):
         return True
     if is_noun(trig):
         counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
@@ -406,7 +404,13 @@ def period_tally(trig: Token) -> bool:
         counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
     if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
         return False
-    return any(_period(t) for t in own)
+    return any(_period(t) for t in _own_words(verb))
+
+
+def _own_words(verb: Token) -> list[Token]:
+    """The clause's words, not those of clauses nested in it."""
+    nested = ("relcl", "ccomp", "advcl", "acl", "conj", "xcomp")
+    return [t for t in verb.subtree if not any(a.dep_ in nested for a in _path(t, verb))]
 
 
 def _alone(tok: Token) -> bool:
