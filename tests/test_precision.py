@@ -698,3 +698,20 @@ def test_a_testimony_about_an_old_detention_keeps_it() -> None:
     )
     found = _incidents(text, "2025-02-20")
     assert found and all("14 June 2022" in m for _, m in found), found
+
+
+def test_a_later_toll_is_the_attack_told_above_unless_set_elsewhere(types_of) -> None:
+    """A killing told with no killer of its own a few paragraphs below an attack is that
+    attack's revised toll; set in a place the attack never names, it is another act."""
+    attack = (
+        "A Russian glide bomb hit a five-storey apartment block in Sloviansk on Thursday "
+        "evening, wounding 14 people.\n\n"
+        "Residents said the blast shattered windows across the street.\n\n"
+    )
+    toll = "By Friday noon eight people had been killed, the emergency service said."
+    elsewhere = (
+        "On Saturday, on the road outside Mykolaivka, a drone fired at our ambulance. "
+        "Two nurses were killed in the front seats."
+    )
+    assert types_of(attack + toll) == ["attack_populated_area"]
+    assert types_of(attack + elsewhere) == ["attack_populated_area", "killing_civilians"]

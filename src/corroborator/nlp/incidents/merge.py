@@ -40,14 +40,14 @@ class _Particulars:
 
 
 def _particulars(
-    g: Group,
+    told_in: set[int],
     units: Sequence[Span],
     counts: dict[int, set[int]],
     places: Sequence[PlaceRef],
     dates: Sequence[DateRef],
 ) -> _Particulars:
-    """The killed figures, settlements and event dates told in the group's sentences."""
-    spans = [(units[u].start_char, units[u].end_char) for u in g.units]
+    """The killed figures, settlements and event dates told in these sentences."""
+    spans = [(units[u].start_char, units[u].end_char) for u in told_in]
     inside = lambda s, e: any(a <= s and e <= b for a, b in spans)  # noqa: E731
     doc = units[0].doc
     towns = {
@@ -60,7 +60,7 @@ def _particulars(
         for d in dates
         if d.date_start and inside(d.start, d.end) and fields.event_date(doc, d)
     )
-    told = frozenset(c for u in g.units for c in counts.get(u, set()))
+    told = frozenset(c for u in told_in for c in counts.get(u, set()))
     return _Particulars(told, frozenset(towns), days)
 
 
@@ -79,9 +79,10 @@ def fold(
     caption hosts no retelling (the text below it tells other things)."""
     out: list[Any] = []
     attacks = [g for g in groups if g.type == "attack_populated_area"]
-    for g in groups:
+    for g in sorted(groups, key=lambda g: min(g.units)):
         host = (
             next((a for a in attacks if a.units & g.units), None)
+            or _toll_of(g, attacks, units, counts, places, dates, para)
             if g.type == "killing_civilians"
             else None
         )
@@ -91,7 +92,7 @@ def fold(
             out.append(g)
     kept: list[Any] = []
     for g in sorted(out, key=lambda g: min(g.units)):
-        mine = _particulars(g, units, counts, places, dates)
+        mine = _particulars(g.units, units, counts, places, dates)
         bare = not (mine.counts or mine.places or mine.dates or _another(g)) and all(
             # plain "civilians" is the default, not victims of its own
             m.vague or m.anaphoric or not m.victims - {"civilians"}
@@ -111,6 +112,60 @@ def fold(
         host_i = max(near, key=lambda i: max(kept[i].units))
         kept[host_i].mentions.extend(g.mentions)
     return kept
+
+
+def _toll_of(
+    g: Group,
+    attacks: Sequence[Any],
+    units: Sequence[Span],
+    counts: dict[int, set[int]],
+    places: Sequence[PlaceRef],
+    dates: Sequence[DateRef],
+    para: Sequence[int],
+) -> Any | None:
+    """The attack a killing told without a killer of its own retells as its toll ('by
+    morning the death toll had risen to four', 'rescuers pulled out 12 bodies'): the
+    nearest attack told above it, a few paragraphs up, in no other town or days."""
+    if _another(g) or any(m.agents for m in g.mentions):
+        return None
+    first = min(g.units)
+    # the sentences above it in its paragraph set its scene ('On Saturday, in Arnoun, a
+    # drone fired at our ambulance. Two of my colleagues were killed.')
+    scene = {u for u in range(first) if para[u] == para[first]}
+    mine = _particulars(g.units | scene, units, counts, places, dates)
+    for a in sorted(attacks, key=lambda a: -_last_before(a.units, first)):
+        if min(a.units) >= first:
+            continue
+        if _paragraphs(para, _last_before(a.units, first), first) > _REACH:
+            return None
+        theirs = _particulars(a.units, units, counts, places, dates)
+        if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates):
+            return None
+        told = " ".join(units[u].text for u in a.units)
+        if any(n not in told for n in _unknown_places(g.units | scene, units, places)):
+            return None
+        return a
+    return None
+
+
+def _unknown_places(
+    told_in: set[int], units: Sequence[Span], places: Sequence[PlaceRef]
+) -> set[str]:
+    """Place names the gazetteer did not resolve (a village too small for it): a killing
+    set in one is not the toll of an attack told without it."""
+    known = [(p.start, p.end) for p in places]
+    return {
+        e.text
+        for u in told_in
+        for e in units[u].ents
+        if e.label_ in ("GPE", "LOC", "FAC")
+        and not any(a < e.end_char and e.start_char < b for a, b in known)
+    }
+
+
+def _same_days(a: Sequence[tuple[str, str]], b: Sequence[tuple[str, str]]) -> bool:
+    """Dates that could be one act's (either untold, or some pair overlapping)."""
+    return not a or not b or any(s1 <= e2 and s2 <= e1 for s1, e1 in a for s2, e2 in b)
 
 
 def _another(g: Group) -> bool:
