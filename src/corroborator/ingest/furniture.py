@@ -51,6 +51,8 @@ class Line:
     text: str
 
 
+DATELINE_WORDS = 10  # a date stamp or dateline is no longer than this
+_DATELINE = re.compile(r"[^\n]{1,80}?\s[-–—]+\s")  # "KYIV, 3 March 2025 (Agency) - "
 CONTINUED_WORDS = 5  # a line this long, ending mid-sentence, runs on into the next
 
 
@@ -182,13 +184,40 @@ def is_headline(f: Features) -> bool:
 def furniture_ranges(text: str) -> list[tuple[int, int]]:
     """(start, end) character ranges of furniture lines, sorted, not overlapping."""
     ls = lines(text)
+    return _merge([(ls[i].start, ls[i].end) for i in sorted(_furniture(ls)[0])])
+
+
+def header(text: str) -> list[tuple[int, int]]:
+    """Character ranges above the first paragraph of prose where a pasted page states when
+    and by whom it was published: its furniture and short lines there (a byline, "Stockholm,
+    27 November 2025", "Outlet | Interview | 3 September 2025"), and the dateline opening
+    the first paragraph ("ZAPORIZHZHIA, 24 June 2025 - A Russian soldier ...")."""
+    ls = lines(text)
+    drop, _ = _furniture(ls)
+    out = []
+    for i, ln in enumerate(ls):
+        if not ln.text:
+            continue
+        f = features(ln.text)
+        if is_prose(f):
+            lead = _DATELINE.match(text, ln.start, ln.end)
+            if lead and len(_WORD.findall(lead[0])) <= DATELINE_WORDS:
+                out.append((ln.start, lead.end()))
+            break
+        if i in drop or (f.words <= DATELINE_WORDS and not f.sentence and not is_headline(f)):
+            out.append((ln.start, ln.end))
+    return out
+
+
+def _furniture(ls: list[Line]) -> tuple[set[int], int]:
+    """Indices of the furniture lines, and of the body's first line."""
     if len(ls) < 3:
-        return []
+        return set(), 0
     feats = [features(ln.text) for ln in ls]
     counts = Counter(ln.text.lower() for ln in ls if ln.text)
     prose = [i for i, f in enumerate(feats) if is_text(f)]
     if not prose:
-        return []
+        return set(), 0
     first, last = _extend(ls, feats, prose[0], -1), _extend(ls, feats, prose[-1], 1)
     cut = max((i for i, ln in enumerate(ls) if ln.text), default=last)
     if cut > last and all(not ln.text for ln in ls[last + 1 : cut]) and is_cut(feats[cut]):
@@ -210,7 +239,7 @@ def furniture_ranges(text: str) -> list[tuple[int, int]]:
             in_list = f.interface > 0 or f.label  # "Read more", "Related:" open a list
         elif in_list and not f.sentence:
             drop.add(i)
-    return _merge([(ls[i].start, ls[i].end) for i in sorted(drop)])
+    return drop, first
 
 
 def _extend(ls: list[Line], feats: list[Features], i: int, step: int) -> int:

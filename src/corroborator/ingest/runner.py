@@ -10,12 +10,13 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from corroborator.errors import InputError
 from corroborator.ingest import media as media_files
 from corroborator.ingest.archive import Archive, sha256_bytes
+from corroborator.ingest.dateline import stated_date
 from corroborator.ingest.furniture import furniture_ranges
 from corroborator.ingest.normalize import normalize
 from corroborator.ingest.readers import CONTAINER_MAX_BYTES, kind_of, read_path, walk
@@ -78,6 +79,7 @@ def _ingest_file(
         if not rec.text.strip() and rec.media:
             _keep_media_only(store, archive, path, rec, report)
             continue
+        rec = _dated(rec)
         sha = sha256_bytes(rec.original)
         existing = store.document_by_sha(sha)
         if existing:
@@ -173,6 +175,28 @@ def _archive_media(archive: Archive, rec: RawRecord) -> list[_MediaFile]:
         phash = media_files.perceptual_hash(data) if m.media_type.startswith("image/") else None
         out.append(_MediaFile(digest, rel, len(data), phash))
     return out
+
+
+def _dated(rec: RawRecord) -> RawRecord:
+    """A record with no publication date takes the one its page states above the text,
+    noting the words it came from (offsets into the decoded original: the line is
+    furniture and leaves the working text)."""
+    if rec.published is not None:
+        return rec
+    stated = stated_date(rec.text)
+    if stated is None:
+        return rec
+    source = {
+        "words": rec.text[stated.start : stated.end],
+        "original_start": stated.start,
+        "original_end": stated.end,
+    }
+    return replace(
+        rec,
+        published=stated.day.isoformat(),
+        reader=rec.reader or "text",
+        facts={**(rec.facts or {}), "published_from": source},
+    )
 
 
 def _store_extras(

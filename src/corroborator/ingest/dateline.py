@@ -1,0 +1,68 @@
+"""The publication date a pasted page states above its text.
+
+Plain text and records without a `published` field arrive with their date stamp pasted in
+("Published: 12 March 2025, 14:05", "Stockholm, 27 November 2025", "Live blog | Tuesday
+22 July 2025 | Editors: ..."). Furniture removal drops that line from the working text, and
+without it every weekday and yearless date of the report ("late on Tuesday", "on 9 June")
+stays unanchored. Only furniture above the body is read, never a headline or the body: a
+date there is the subject of the news ("Remembering 24 February 2022"), not its time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from corroborator.ingest.furniture import header
+from corroborator.nlp import lexicon
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A date the page states, and where (character offsets in the decoded original)."""
+
+    day: dt.date
+    start: int
+    end: int
+
+
+@cache
+def _months() -> dict[str, int]:
+    return {r[0]: int(r[1]) for r in lexicon.rows("dates_months.tsv")}
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    month = "|".join(sorted(_months(), key=len, reverse=True))
+    return (
+        re.compile(
+            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?P<m>{month})\.?,?\s+(?P<y>\d{{4}})\b", re.I
+        ),
+        re.compile(
+            rf"\b(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})\b", re.I
+        ),
+        re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"),
+        re.compile(r"\b(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})\b"),
+    )
+
+
+def stated_date(text: str) -> Stated | None:
+    """The first full date (day, month and year) in the page's header (`furniture.header`)."""
+    for start, end in header(text):
+        found = sorted((m.start(), m) for p in _patterns() for m in p.finditer(text, start, end))
+        for _, m in found:
+            day = _day(m)
+            if day is not None:
+                return Stated(day, m.start(), m.end())
+    return None
+
+
+def _day(m: re.Match[str]) -> dt.date | None:
+    month = m["m"]
+    number = int(month) if month.isdigit() else _months().get(month.lower().rstrip("."))
+    try:
+        return dt.date(int(m["y"]), number or 0, int(m["d"]))
+    except ValueError:
+        return None
