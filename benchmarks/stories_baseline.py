@@ -70,6 +70,7 @@ FOLDERS = {
     "seedtell2": ROOT / "tests/fixtures/retellings/seedtell2",
     "blind10": ROOT / "tests/fixtures/retellings/blind10",
     "seedtell3": ROOT / "tests/fixtures/retellings/seedtell3",
+    "seedtell4": ROOT / "tests/fixtures/retellings/seedtell4",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -77,7 +78,7 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("blind10", "seedtell3")
+HELD = ("seedtell4",)
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
