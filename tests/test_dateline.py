@@ -87,3 +87,25 @@ def test_ingested_text_is_dated_by_its_stamp_and_says_so(cli, db: Path, tmp_path
     assert facts["published_from"]["words"] == "12 March 2025"
     html = TestClient(create_app(str(db), archive_root_for(str(db)))).get(f"/documents/{page}").text
     assert "read from the page's date line “12 March 2025”" in html.replace("&#39;", "'")
+
+
+@pytest.mark.parametrize(
+    ("head", "day"),
+    [
+        # a long title without a full stop, then the place and date line
+        (
+            "Statement by the Minister of Justice on the killings in Kenscoff, the abduction on "
+            "National Road 1 and the deaths of two detainees in custody\n\n"
+            "Port-au-Prince, 24 April 2025\n\n",
+            "2025-04-24",
+        ),
+        (
+            "Five shot dead on aid route\n\nDEIR AL-BALAH, Gaza Strip, 13 June 2025\n\n",
+            "2025-06-13",
+        ),
+        ("Deserters' video\n\nPublished 18 November 2024 | By Anna Bell\n\n", "2024-11-18"),
+    ],
+)
+def test_a_place_and_date_line_after_a_long_title_is_read(head: str, day: str) -> None:
+    stated = stated_date(head + BODY)
+    assert stated is not None and stated.day.isoformat() == day

@@ -50,13 +50,21 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
 
 def stated_date(text: str) -> Stated | None:
     """The first full date (day, month and year) in the page's header (`furniture.header`)."""
-    for start, end in header(text):
+    for start, end, furniture in header(text):
         found = sorted((m.start(), m) for p in _patterns() for m in p.finditer(text, start, end))
         for _, m in found:
             day = _day(m)
-            if day is not None:
+            # a short line that may be a headline dates the page only when the date ends it
+            # or the next field opens ("KHERSON, 15 March 2025", "Published 18 May 2024 | By ...";
+            # not "24 February 2022: the day the war began")
+            if day is not None and (furniture or _ENDS.match(text, m.end(), end)):
                 return Stated(day, m.start(), m.end())
     return None
+
+
+_ENDS = re.compile(
+    r"[\s,]*(?:[|·•]|[–—-]?\s*\d{1,2}[:.]\d{2}|$)"
+)  # a field separator, a time or the end
 
 
 def _day(m: re.Match[str]) -> dt.date | None:

@@ -187,11 +187,12 @@ def furniture_ranges(text: str) -> list[tuple[int, int]]:
     return _merge([(ls[i].start, ls[i].end) for i in sorted(_furniture(ls)[0])])
 
 
-def header(text: str) -> list[tuple[int, int]]:
+def header(text: str) -> list[tuple[int, int, bool]]:
     """Character ranges above the first paragraph of prose where a pasted page states when
-    and by whom it was published: its furniture and short lines there (a byline, "Stockholm,
-    27 November 2025", "Outlet | Interview | 3 September 2025"), and the dateline opening
-    the first paragraph ("ZAPORIZHZHIA, 24 June 2025 - A Russian soldier ...")."""
+    and by whom it was published, each marked whether it is furniture: the furniture and
+    short lines there (a byline, "Stockholm, 27 November 2025", "Outlet | Interview |
+    3 September 2025"; a short line may also be a headline), and the dateline opening the
+    first paragraph ("ZAPORIZHZHIA, 24 June 2025 - A Russian soldier ...")."""
     ls = lines(text)
     drop, _ = _furniture(ls)
     out = []
@@ -199,13 +200,13 @@ def header(text: str) -> list[tuple[int, int]]:
         if not ln.text:
             continue
         f = features(ln.text)
-        if is_prose(f):
+        if is_prose(f) and f.sentence:  # a long title may run on without a full stop
             lead = _DATELINE.match(text, ln.start, ln.end)
             if lead and len(_WORD.findall(lead[0])) <= DATELINE_WORDS:
-                out.append((ln.start, lead.end()))
+                out.append((ln.start, lead.end(), True))
             break
-        if i in drop or (f.words <= DATELINE_WORDS and not f.sentence and not is_headline(f)):
-            out.append((ln.start, ln.end))
+        if i in drop or (f.words <= DATELINE_WORDS and not f.sentence):
+            out.append((ln.start, ln.end, i in drop))
     return out
 
 
