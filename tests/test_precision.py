@@ -515,11 +515,14 @@ SETS = {
         0.56,
         0.8,
     ),
-    "heldout": (FIXTURES / "heldout" / "docs", FIXTURES / "heldout" / "gold.jsonl", 0.97, 0.97),
+    # heldout: 1.0 -> .955 once any person noun that names no combatant is a victim
+    # ('survivors described being held and beaten' beside a rape the gold counts alone)
+    "heldout": (FIXTURES / "heldout" / "docs", FIXTURES / "heldout" / "gold.jsonl", 0.95, 0.97),
     # blind's gold counts a Gaza shelter report's background line on 7 October (nine months
     # before it) as two incidents; since session 20 history dated that far back is
-    # background: .895/.714 -> .882/.619
-    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.86, 0.60),
+    # background: .895/.714 -> .882/.619; .833/.619 once any non-combatant person noun is a
+    # victim (survivors fired on by a returning helicopter, told apart from the strike)
+    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.82, 0.60),
     "seeds": (SHARED / "seeds", SHARED / "gold" / "seeds.jsonl", 0.94, 0.92),
 }
 
@@ -723,3 +726,22 @@ def test_a_later_toll_is_the_attack_told_above_unless_set_elsewhere(types_of) ->
     )
     assert types_of(attack + toll) == ["attack_populated_area"]
     assert types_of(attack + elsewhere) == ["attack_populated_area", "killing_civilians"]
+
+
+@pytest.mark.parametrize(
+    ("text", "types"),
+    [
+        ("Gunmen killed four paramedics on the road to Kidal on Monday.", ["killing_civilians"]),
+        ("Unknown assailants killed two imams in the village of Mora.", ["killing_civilians"]),
+        ("Two electricians were shot dead at a checkpoint outside Gao.", ["killing_civilians"]),
+        # a combatant, or someone who may be one, is no civilian victim by default
+        ("Two interrogators were killed in the strike on the base.", []),
+        ("Two guards were killed in a clash at the checkpoint.", []),
+    ],
+)
+def test_any_person_noun_naming_no_combatant_is_a_victim(
+    types_of, text: str, types: list[str]
+) -> None:
+    """Victims come from the one list of person nouns (persons.txt): a killing of people
+    named by any non-combatant noun is no longer dropped for want of a victim word."""
+    assert types_of(text) == types

@@ -7,6 +7,7 @@ keeps the comment and blank-line rules the same in every stage and linker.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -44,3 +45,24 @@ def calendar_words() -> frozenset[str]:
     return frozenset(
         r[0] for name in ("dates_months.tsv", "dates_weekdays.tsv") for r in rows(name)
     )
+
+
+@dataclass(frozen=True)
+class PersonNoun:
+    gender: str  # m, f or -
+    role: str  # what a speaker so named is: official, journalist, witness, victim, other...
+    group: str  # "military" (a combatant), "either" (combatant or not), or "-"
+
+
+@cache
+def persons() -> dict[str, PersonNoun]:
+    """Nouns that name a person, by lemma: one list for the quotes stage's speakers, the
+    numbers stage's counted people and the incident stage's victims."""
+    return {r[0]: PersonNoun(r[1], r[2], r[3]) for r in rows("persons.txt")}
+
+
+@cache
+def person_lemmas() -> frozenset[str]:
+    """Person nouns that name the people themselves: not a proxy ('the service said') nor
+    a leader's title, which is also a body part or a thing ('the head', 'the chief')."""
+    return frozenset(w for w, p in persons().items() if p.role not in ("proxy", "leader"))

@@ -13,6 +13,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
+from corroborator.nlp import lexicon as base_lexicon
 from corroborator.nlp.columns import column, lows
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
@@ -125,12 +126,26 @@ def victim_groups(tokens: list[Token]) -> set[str]:
     firsts = _victim_firsts()
     if not any(t.lower_ in firsts or low(t) in firsts for t in tokens):
         return set()
-    return {g for g, grams in lexicon().victims.items() if matches(tokens, grams)}
+    found = {g for g, grams in lexicon().victims.items() if matches(tokens, grams)}
+    if any(low(t) in _civilian_persons() and t.pos_ == "NOUN" for t in tokens):
+        found.add("civilians")  # 'four paramedics', 'two imams': no combatant is named so
+    return found
 
 
 @lru_cache(maxsize=1)
 def _victim_firsts() -> frozenset[str]:
-    return frozenset().union(*(_firsts(grams) for grams in lexicon().victims.values()))
+    groups = frozenset().union(*(_firsts(grams) for grams in lexicon().victims.values()))
+    return groups | _civilian_persons()
+
+
+@lru_cache(maxsize=1)
+def _civilian_persons() -> frozenset[str]:
+    """Person nouns that name no combatant."""
+    combatants = {g[0] for g in lexicon().terms["combatants"]}
+    people = base_lexicon.persons()
+    return frozenset(
+        w for w in base_lexicon.person_lemmas() if people[w].group == "-" and w not in combatants
+    )
 
 
 @lru_cache(maxsize=1)

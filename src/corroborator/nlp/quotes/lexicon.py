@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
+from corroborator.nlp.lexicon import PersonNoun, persons
 from corroborator.nlp.lexicon import rows as lexicon_rows
 
 SUBJECTS = ("nsubj", "nsubjpass")
@@ -26,13 +27,6 @@ PARTITIVES = {"one"}
 FIRST_PERSON = {"i", "me", "my", "we", "us", "our"}
 PERCEPTION = {"hear", "see", "watch", "notice", "listen", "feel", "smell"}
 HARM_NOUNS = {"wound", "wounds", "injury", "injuries"}
-
-
-@dataclass(frozen=True)
-class PersonNoun:
-    gender: str
-    role: str
-    group: str
 
 
 @dataclass(frozen=True)
@@ -56,7 +50,7 @@ def lexicon() -> Lexicon:
     """Word lists, loaded once from the lexicon data files."""
     return Lexicon(
         cues={r[0]: (r[1] if len(r) > 1 else "") for r in _lines("quotes_cues.txt")},
-        persons={r[0]: PersonNoun(r[1], r[2], r[3]) for r in _lines("quotes_person_nouns.txt")},
+        persons=persons(),
         violence=frozenset(r[0] for r in _lines("quotes_violence.txt")),
         denials=tuple(r[0] for r in _lines("quotes_denials.txt")),
         official_orgs={

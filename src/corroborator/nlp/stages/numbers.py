@@ -214,7 +214,8 @@ def _person_kind(tok: Token) -> str | None:
         return "casualty"
     if lemma in _mapping("numbers_outcomes.tsv") and tok.pos_ == "NOUN":
         return "outcome"
-    if lemma in _wordset("numbers_persons.txt") or low in _wordset("numbers_persons.txt"):
+    counted = _wordset("numbers_persons.txt")
+    if any(w in lexicon.person_lemmas() or w in counted for w in (lemma, low)):
         return "person"
     if tok.ent_type_ == "NORP" and tok.tag_ in ("NNPS", "NNS", "NNP"):
         return "person"
