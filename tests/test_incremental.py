@@ -280,10 +280,12 @@ def test_incremental_on_postgres_matches_sqlite(
 BRIDGE = {
     "a_wire.txt": "Shelling hit the covered market in Vovchansk on Tuesday morning, killing seven "
     "traders. Rescuers pulled two women from the rubble of the market hall.\n",
-    "c_note.txt": "Голова обласної адміністрації Олег Синєгубов повідомив про сімох загиблих "
-    "продавців на ринку. Рятувальники працювали до вечора.\n",
+    # the note shares no event word with the wire, even through the concept dictionary
+    "c_note.txt": "Голова обласної адміністрації Олег Синєгубов висловив співчуття рідним. "
+    "У місті оголосили день жалоби.\n",
     "b_full.txt": "Seven traders were killed when shells struck the market in Vovchansk, governor "
-    "Oleh Syniehubov said on Tuesday. Rescuers worked in the market hall until evening.\n",
+    "Oleh Syniehubov said on Tuesday, and the town declared a day of mourning. Rescuers "
+    "worked in the market hall until evening.\n",
 }
 
 

@@ -57,6 +57,10 @@ def test_plainly_english_paragraphs_are_what_lingua_says() -> None:
     texts += [p.read_text("utf-8") for p in sorted(root.glob("tests/fixtures/**/*.txt"))]
     plain = {p for t in texts for p in _PARAGRAPH.findall(t) if _plainly_english(p)}
     assert len(plain) > 500
-    assert {detector().detect_language_of(p[:5000]).iso_code_639_1.name for p in plain} == {"EN"}
+    # lingua itself errs on a few words cut from an excerpt ('The Ukrainian charity Dim
+    # Dytyny, which is t' reads as Polish to it); on any sentence it says English
+    whole = {p for p in plain if len(p.split()) >= 12}
+    assert len(whole) > 500
+    assert {detector().detect_language_of(p[:5000]).iso_code_639_1.name for p in whole} == {"EN"}
     assert not _plainly_english("Les soldats ont tiré sur des voitures, a dit le maire du village.")
     assert not _plainly_english("Share on Facebook | Share on X | WhatsApp")

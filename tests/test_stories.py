@@ -353,3 +353,56 @@ def test_main_incidents_in_one_town_raise_the_score_unless_their_days_differ() -
     )
     other, o = _index(days)
     assert other.similarity(o["w"], o["m"]) == plain.similarity(v["w"], v["m"])
+
+
+@pytest.mark.parametrize(
+    ("word", "language", "english"),
+    [
+        ("дезертиров", "ru", "deserter"),
+        ("дезертирів", "uk", "deserter"),
+        ("Kriegsgefangener", "de", "prisoner"),
+        ("prisonnier", "fr", "prisoner"),
+        ("подвале", "ru", "basement"),
+        ("Waffenruhe", "de", "ceasefire"),  # the longest stem wins over 'waffe'
+        ("Харків", "uk", None),  # a name is no concept
+    ],
+)
+def test_concept_dictionary_gives_the_english_word(word: str, language: str, english: str) -> None:
+    from unidecode import unidecode
+
+    from corroborator.linking import concepts
+
+    assert concepts.english(unidecode(word).lower(), language) == english
+
+
+def test_a_translated_retelling_shares_its_event_words_with_the_english_one() -> None:
+    """A Ukrainian retelling of a POW's account shares 'lieutenant', 'garage' and 'daughter'
+    with the English wire through the concept dictionary; a Ukrainian report of
+    another act in the same city, naming the same city and service, scores far lower."""
+    wire = StoryDoc(
+        "en",
+        "A captured Russian soldier told the Security Service that his own side shot him and "
+        "killed his lieutenant as the two tried to help a mother and her daughter hide "
+        "behind a garage in Kharkiv. The daughter later drove the wounded soldier to a "
+        "hospital, he said in the video.",
+        language="en",
+    )
+    retold = StoryDoc(
+        "uk",
+        "Полонений російський солдат розповів СБУ, що свої ж поранили його і вбили "
+        "лейтенанта, коли вони допомагали матері з донькою сховатися за гаражем у Харкові. "
+        "Донька потім відвезла пораненого до лікарні, сказав він на відео.",
+        language="uk",
+    )
+    other = StoryDoc(
+        "uk2",
+        "СБУ повідомила про затримання коригувальника, який передавав окупантам координати "
+        "енергетичних об'єктів у Харкові. Йому загрожує довічне ув'язнення.",
+        language="uk",
+    )
+    counts = term_counts(retold.text, "uk")
+    assert {"prisoner", "soldier", "lieutenant", "garage", "daughter"} <= set(counts)
+    index = StoryIndex()
+    vecs = {d.doc_id: (index.observe(d), index.index(d))[1] for d in (wire, retold, other)}
+    same = index.similarity(vecs["en"], vecs["uk"])
+    assert same >= index.threshold and same > 1.5 * index.similarity(vecs["en"], vecs["uk2"])

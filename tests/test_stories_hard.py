@@ -110,22 +110,24 @@ BLIND_SETS = [
     ("blind", 28, 0.82, 0.95, True),
     ("blind2", 42, 0.88, 0.9, True),
     ("blind3", 36, 0.76, 0.75, True),
-    ("blind4", 44, 0.71, 0.72, True),
+    ("blind4", 44, 0.69, 0.68, True),  # .737 -> .709 with the concept dictionary
     # blind5: .722 -> .686 once pages' own date lines dated them (a follow-up a week after
     # its wire falls under the threshold)
     ("blind5", 41, 0.67, 0.7, True),
-    ("blind6", 49, 0.5, 0.47, False),
+    ("blind6", 49, 0.5, 0.45, False),
     ("blind7", 45, 0.49, 0.47, False),
-    ("blind8", 50, 0.74, 0.77, True),
-    ("seedtell", 30, 0.76, 0.95, True),
-    ("blind9", 47, 0.78, 0.87, True),
-    ("seedtell2", 40, 0.64, 0.61, True),
+    ("blind8", 50, 0.72, 0.72, True),  # .770 -> .733 with the concept dictionary
+    ("seedtell", 30, 0.95, 0.95, True),  # .790 -> .985 with the concept dictionary
+    ("blind9", 47, 0.74, 0.81, True),  # .796 -> .760 with the concept dictionary
+    ("seedtell2", 40, 0.74, 0.66, True),  # .697 -> .759
     ("blind10", 50, 0.85, 0.86, True),
-    ("seedtell3", 45, 0.52, 0.53, True),
-    # written blind in session 21, scored once with the starting linker: .71/.79/.746
-    ("seedtell4", 47, 0.73, 0.77, True),
-    # written blind in session 21 (26 of 49 not in English), scored once: .71/.64/.673
-    ("blind11", 49, 0.66, 0.62, True),
+    ("seedtell3", 45, 0.63, 0.53, True),  # .537 -> .647
+    # written blind in session 21, scored once with the starting linker: .71/.79/.746;
+    # .810 with the session's extraction changes, .830 (.97/.73) with the concept dictionary
+    ("seedtell4", 47, 0.81, 0.71, True),
+    # written blind in session 21 (26 of 49 not in English), scored once: .71/.64/.673;
+    # .634 (.70/.58) with the concept dictionary, chosen on the dev sets
+    ("blind11", 49, 0.62, 0.56, True),
 ]
 
 

@@ -371,7 +371,7 @@ class _StoredStoryIndex(stories.StoryIndex):
 def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str, str]) -> str:
     """The new document's story; older documents whose story it merged go into `moved_to`."""
     index = _StoredStoryIndex(store, n_docs)
-    counts = stories.term_counts(doc.text)
+    counts = stories.term_counts(doc.text, doc.language)
     df = index.df
     assert isinstance(df, _StoredCounts)
     df.load({*counts, *stories._keys(doc), *stories.quote_shingles(doc.quotes)})

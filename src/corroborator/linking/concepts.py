@@ -1,0 +1,68 @@
+"""English headwords for the event words of other languages' reports.
+
+A Ukrainian or German retelling shares no words with the English wire it retells, only
+names, and names alone cannot tell one Kharkiv POW video from another. A dictionary of the
+vocabulary of conflict news (`lexicons/linking_concepts.tsv`: deserter, basement,
+lieutenant, intercept ... in ru, uk, de, fr, es and pl) maps a word of those languages
+to the English word, so the two reports share "deserter" and "basement" the way two
+English ones do. Forms are stems matched as prefixes (Russian and Ukrainian inflect), in
+the transliterated spelling the story linker reads every text in.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from unidecode import unidecode
+
+from corroborator.nlp import lexicon
+
+MIN_FORM = 4  # shorter stems prefix too many unrelated words
+
+
+@cache
+def _forms() -> dict[str, dict[str, str]]:
+    """language -> transliterated lower-case stem -> English headword."""
+    out: dict[str, dict[str, str]] = {}
+    for english, lang, forms in lexicon.rows("linking_concepts.tsv"):
+        table = out.setdefault(lang, {})
+        for form in forms.split():
+            key = unidecode(form).lower()
+            if len(key) >= MIN_FORM:
+                table.setdefault(key, english)
+    return out
+
+
+@cache
+def _lengths(language: str) -> tuple[int, ...]:
+    return tuple(sorted({len(k) for k in _forms().get(language, {})}, reverse=True))
+
+
+def languages() -> frozenset[str]:
+    return frozenset(_forms())
+
+
+def english(word: str, language: str) -> str | None:
+    """The English headword of a transliterated lower-case word of `language`: its
+    longest stem in the dictionary, if any."""
+    table = _forms().get(language)
+    if not table:
+        return None
+    for n in _lengths(language):
+        if n <= len(word):
+            found = table.get(word[:n])
+            if found is not None:
+                return found
+    return None
+
+
+@cache
+def stop_words(language: str) -> frozenset[str]:
+    """The language's function words (spaCy's lists), transliterated: untranslated, they
+    only dilute a report's vector."""
+    try:
+        words = importlib.import_module(f"spacy.lang.{language}.stop_words").STOP_WORDS
+    except ImportError:
+        return frozenset()
+    return frozenset(unidecode(w).lower() for w in words)
