@@ -179,6 +179,14 @@ NOT_INCIDENTS = {
         "Initial reports of a massacre at the quarry turned out to be false, the police said.",
         "Claims that a drone had hit the maternity clinic proved unfounded.",
     ],
+    "held6": [  # kinds read off held6 (session 21)
+        "Nobody was killed in the camp while I was there, as far as I know.",
+        "Correction: at 10:20 we reported, citing a local journalist, that a second shelter "
+        "had been hit in Deir al-Balah.",
+        "The prohibition of torture is absolute under international law.",
+        "Police officers killed eight gang members in an exchange of fire near the market.",
+        "Two soldiers were killed in a firefight with rebels near Goma.",
+    ],
     "negated_noun": [
         "Both armies said that neither strike had caused civilian casualties.",
         "The general staff described the night's shelling without reporting any casualties.",
@@ -187,6 +195,15 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # the negated subject is the one who saw, not the victims
+        "Nobody saw the gunmen who shot dead three farmers in Mora on Sunday.",
+        ["killing_civilians"],
+    ),
+    (  # a finding that lists acts, not the law on them
+        "The inquiry found that all parties had committed violations, including sexual "
+        "violence against women in Adigrat in 2021.",
+        ["sexual_violence"],
+    ),
     (  # a denial by the accused party is kept with the claim it denies
         "Troops shot dead four farmers in Velykyi Burluk on Tuesday, the governor said. Moscow "
         "said the claims were false.",

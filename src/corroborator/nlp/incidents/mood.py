@@ -40,6 +40,11 @@ def negated(trigger: Token, agents: list[Token]) -> bool:
         for c in trigger.children
     ):
         return True
+    if any(  # 'nobody was killed', 'none were hurt' (not 'nobody saw the killing')
+        c.dep_ == "nsubjpass" and (c.lower_,) in lexicon().terms["negative_subjects"]
+        for c in trigger.children
+    ):
+        return True
     return any(
         c.dep_ == "neg" for a in _ancestors(trigger, {"xcomp", "acl"}) for c in a.children
     ) or any(t.lower_ == "never" for t in trigger.children)

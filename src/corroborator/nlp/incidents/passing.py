@@ -159,7 +159,19 @@ def legal_definition(trig: Token) -> bool:
         (cur.dep_ in subjects and _defines(cur))
         or _condition_of_law(trig)
         or (is_noun(trig) and not _definite(trig) and _law_sentence(trig))
+        or _law_of(trig)
     )
+
+
+def _law_of(trig: Token) -> bool:
+    """'The prohibition of torture is absolute', 'the ban on attacks on hospitals': a bare
+    act noun that a word of the law governs names a kind of act."""
+    prep = trig.head
+    if not is_noun(trig) or _definite(trig) or trig.dep_ != "pobj" or prep.dep_ != "prep":
+        return False
+    if prep.lower_ not in ("of", "on", "against"):
+        return False  # 'violations ... including sexual violence' lists acts
+    return prep.head.lemma_.lower() in words()["legal"]
 
 
 def _law_sentence(trig: Token) -> bool:

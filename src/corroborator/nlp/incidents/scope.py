@@ -248,17 +248,28 @@ def natural_death(trig: Token) -> bool:
 
 def exchange_of_fire(trig: Token) -> bool:
     """'Units traded artillery fire with Russian positions', 'police exchanged fire with
-    gang members': armed parties firing at each other, combat rather than an attack."""
+    gang members', 'killed in an exchange of fire': armed parties firing at each other,
+    combat rather than an attack."""
     verb = trig.head if trig.dep_ in ("dobj", "compound") else None
     if verb is not None and trig.dep_ == "compound":
         verb = verb.head if verb.dep_ == "dobj" else None
-    return verb is not None and _low(verb) in words()["exchange"]
+    if verb is not None and _low(verb) in words()["exchange"]:
+        return True
+    # 'an exchange of fire', and 'officers killed eight gang members in a firefight'
+    of = trig.head if trig.dep_ == "pobj" and trig.head.lower_ == "of" else None
+    if of is not None and _low(of.head) in words()["exchange"]:
+        return True
+    during = [g for c in trig.children if c.lower_ in ("in", "during") for g in c.children]
+    return any(g.dep_ == "pobj" and _low(g) in words()["exchange"] for g in during)
 
 
 def disproved(trig: Token) -> bool:
     """'Early reports of a car bomb in the town turned out to be wrong', 'the claim of a
     massacre proved false': the report itself says what it relays did not happen (an
-    accused party's denial is a speaker's claim, kept with the incident)."""
+    accused party's denial is a speaker's claim, kept with the incident); a correction
+    takes back what it relays ('Correction: we reported that a shelter had been hit')."""
+    if trig.sent[0].lower_ in words()["retraction"]:
+        return True
     for verb in list(trig.ancestors)[:6]:
         said = " ".join([_low(verb), *(c.lower_ for c in verb.children if c.dep_ == "prt")])
         if said not in words()["disproved"]:
