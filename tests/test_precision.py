@@ -525,11 +525,12 @@ SETS = {
         0.74,
     ),
     # held6: written blind in session 21, scored once: .574/.826 with the starting rules,
-    # .587/.826 with the later-toll rule written before it was read
+    # .587/.826 with the later-toll rule written before it was read; .634/.826 after six
+    # rules read off it (a dev set since)
     "precision-held6": (
         PRECISION / "held6" / "docs",
         PRECISION / "held6" / "gold.jsonl",
-        0.56,
+        0.62,
         0.8,
     ),
     # heldout: 1.0 -> .955 once any person noun that names no combatant is a victim
