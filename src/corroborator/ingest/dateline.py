@@ -62,9 +62,8 @@ def stated_date(text: str) -> Stated | None:
     return None
 
 
-_ENDS = re.compile(
-    r"[\s,]*(?:[|·•]|[–—-]?\s*\d{1,2}[:.]\d{2}|$)"
-)  # a field separator, a time or the end
+# after a date on a line that may be a headline: a field separator, a time, or the end
+_ENDS = re.compile(r"[\s,]*(?:[|·•]|[–—-]?\s*\d{1,2}[:.]\d{2}|$)")
 
 
 def _day(m: re.Match[str]) -> dt.date | None:

@@ -184,7 +184,8 @@ def is_headline(f: Features) -> bool:
 def furniture_ranges(text: str) -> list[tuple[int, int]]:
     """(start, end) character ranges of furniture lines, sorted, not overlapping."""
     ls = lines(text)
-    return _merge([(ls[i].start, ls[i].end) for i in sorted(_furniture(ls)[0])])
+    drop, _ = _furniture(ls, [features(ln.text) for ln in ls])
+    return _merge([(ls[i].start, ls[i].end) for i in sorted(drop)])
 
 
 def header(text: str) -> list[tuple[int, int, bool]]:
@@ -194,12 +195,12 @@ def header(text: str) -> list[tuple[int, int, bool]]:
     3 September 2025"; a short line may also be a headline), and the dateline opening the
     first paragraph ("ZAPORIZHZHIA, 24 June 2025 - A Russian soldier ...")."""
     ls = lines(text)
-    drop, _ = _furniture(ls)
+    feats = [features(ln.text) for ln in ls]
+    drop, _ = _furniture(ls, feats)
     out = []
-    for i, ln in enumerate(ls):
+    for i, (ln, f) in enumerate(zip(ls, feats, strict=True)):
         if not ln.text:
             continue
-        f = features(ln.text)
         if is_prose(f) and f.sentence:  # a long title may run on without a full stop
             lead = _DATELINE.match(text, ln.start, ln.end)
             if lead and len(_WORD.findall(lead[0])) <= DATELINE_WORDS:
@@ -210,11 +211,10 @@ def header(text: str) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _furniture(ls: list[Line]) -> tuple[set[int], int]:
+def _furniture(ls: list[Line], feats: list[Features]) -> tuple[set[int], int]:
     """Indices of the furniture lines, and of the body's first line."""
     if len(ls) < 3:
         return set(), 0
-    feats = [features(ln.text) for ln in ls]
     counts = Counter(ln.text.lower() for ln in ls if ln.text)
     prose = [i for i, f in enumerate(feats) if is_text(f)]
     if not prose:

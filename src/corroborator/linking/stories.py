@@ -206,8 +206,8 @@ def term_counts(text: str, language: str | None = None) -> dict[str, float]:
     """Content-word counts, lead sentences weighted up; names reduced to their keys.
     Unigrams only: a retelling in other words shares single words, rarely word pairs.
     A report in another language counts the English words of what it tells."""
-    foreign = language in concepts.languages()
-    stop = STOP_WORDS | concepts.stop_words(language) if foreign and language else STOP_WORDS
+    foreign = language if language in concepts.languages() else None
+    stop = STOP_WORDS | concepts.stop_words(foreign) if foreign else STOP_WORDS
     counts: defaultdict[str, float] = defaultdict(float)
     split = [_WORD.findall(unidecode(s)) for s in sentences(text)]
     # A word the text capitalises inside a sentence is a name at a sentence's start too
@@ -215,15 +215,11 @@ def term_counts(text: str, language: str | None = None) -> dict[str, float]:
     named = {w for words in split for w in words[1:] if w[0].isupper()}
     for i, sent_words in enumerate(split):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
-        words = [
-            _foreign_term(w, w[0].isupper() and (j > 0 or w in named), language)
-            if foreign and language
-            else _term(w, w[0].isupper() and (j > 0 or w in named))
-            for j, w in enumerate(sent_words)
-            if len(w) > 2 and w.lower() not in stop
-        ]
-        for w in words:
-            counts[w] += weight
+        for j, w in enumerate(sent_words):
+            if len(w) <= 2 or w.lower() in stop:
+                continue
+            name = w[0].isupper() and (j > 0 or w in named)
+            counts[_foreign_term(w, name, foreign) if foreign else _term(w, name)] += weight
     return counts
 
 
