@@ -72,7 +72,8 @@ def fold(
     dates: Sequence[DateRef],
     para: Sequence[int],
 ) -> list[Any]:
-    """Join a killing group into an attack sharing one of its sentences; then a group with
+    """Join a killing group into an attack sharing one of its sentences, or into the attack
+    a few paragraphs above whose toll it retells (`_toll_of`); then a group with
     no toll, settlement, date or victims of its own joins the nearest earlier group of its type a
     few paragraphs up (a survivor's account, 'the killings are...'). A roundup's separate
     acts keep their own particulars or victims ('a girl of five') and stay apart; a photo
@@ -132,20 +133,20 @@ def _toll_of(
     # the sentences above it in its paragraph set its scene ('On Saturday, in Arnoun, a
     # drone fired at our ambulance. Two of my colleagues were killed.')
     scene = {u for u in range(first) if para[u] == para[first]}
+    above = [a for a in attacks if min(a.units) < first]
+    if not above:
+        return None
+    host = max(above, key=lambda a: _last_before(a.units, first))
+    if _paragraphs(para, _last_before(host.units, first), first) > _REACH:
+        return None
     mine = _particulars(g.units | scene, units, counts, places, dates)
-    for a in sorted(attacks, key=lambda a: -_last_before(a.units, first)):
-        if min(a.units) >= first:
-            continue
-        if _paragraphs(para, _last_before(a.units, first), first) > _REACH:
-            return None
-        theirs = _particulars(a.units, units, counts, places, dates)
-        if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates):
-            return None
-        told = " ".join(units[u].text for u in a.units)
-        if any(n not in told for n in _unknown_places(g.units | scene, units, places)):
-            return None
-        return a
-    return None
+    theirs = _particulars(host.units, units, counts, places, dates)
+    if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates):
+        return None
+    told = " ".join(units[u].text for u in host.units)
+    if any(n not in told for n in _unknown_places(g.units | scene, units, places)):
+        return None
+    return host
 
 
 def _unknown_places(
