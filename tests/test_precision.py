@@ -763,3 +763,26 @@ def test_any_person_noun_naming_no_combatant_is_a_victim(
     """Victims come from the one list of person nouns (persons.txt): a killing of people
     named by any non-combatant noun is no longer dropped for want of a victim word."""
     assert types_of(text) == types
+
+
+def test_a_toll_counted_days_later_is_still_the_attack() -> None:
+    """With the report dated, 'by Wednesday morning' dates the toll a day after Tuesday's
+    strike: still its toll. A killing dated a week before the strike is not."""
+    import datetime as dt
+
+    nlp, stages = load_nlp(), default_stages()
+
+    def types(text: str) -> list[str]:
+        ctx = DocContext(doc=nlp(text), published=dt.date(2025, 3, 19))
+        for stage in stages:
+            stage(ctx)
+        return sorted(i.type for i in ctx.extraction.incidents)
+
+    strike = (
+        "A Russian guided bomb struck an apartment building in Kharkiv on Tuesday evening, "
+        "wounding 19 people.\n\nResidents said the blast shattered windows across the street.\n\n"
+    )
+    later = "By Wednesday morning four people had been killed, the emergency service said."
+    before = "On 11 March four people had been killed in a market, the emergency service said."
+    assert types(strike + later) == ["attack_populated_area"]
+    assert types(strike + before) == ["attack_populated_area", "killing_civilians"]

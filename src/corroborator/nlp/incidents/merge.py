@@ -10,12 +10,14 @@ attack on a populated place is that attack's toll ("shells hit the market, killi
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from spacy.tokens import Span
 
+from corroborator.isodates import first_day
 from corroborator.models import DateRef, PlaceRef
 from corroborator.nlp.incidents import context
 from corroborator.nlp.incidents import fields as fields
@@ -164,9 +166,22 @@ def _unknown_places(
     }
 
 
-def _same_days(a: Sequence[tuple[str, str]], b: Sequence[tuple[str, str]]) -> bool:
-    """Dates that could be one act's (either untold, or some pair overlapping)."""
-    return not a or not b or any(s1 <= e2 and s2 <= e1 for s1, e1 in a for s2, e2 in b)
+def _same_days(toll: Sequence[tuple[str, str]], act: Sequence[tuple[str, str]]) -> bool:
+    """A toll's dates that could be its act's: either untold, or some day of the toll from
+    the act's first day to TOLL_DAYS after its last ('by Wednesday morning the toll had
+    risen to four' after a Tuesday strike)."""
+    if not toll or not act:
+        return True
+    spans = [(first_day(s), first_day(e)) for s, e in act]
+    return any(
+        a0 <= t and t <= a1 + dt.timedelta(days=TOLL_DAYS)
+        for t in (first_day(s) for s, _ in toll)
+        for a0, a1 in spans
+        if t is not None and a0 is not None and a1 is not None
+    )
+
+
+TOLL_DAYS = 3  # a toll counted this many days after its act is still that act's
 
 
 def _another(g: Group) -> bool:
