@@ -525,7 +525,7 @@ SETS = {
         0.74,
     ),
     # held6: written blind in session 21, scored once: .574/.826 with the starting rules,
-    # .587/.826 with the later-toll rule written before it was read; .634/.826 after six
+    # .587/.826 with the later-toll rule written before it was read; .659/.870 after seven
     # rules read off it (a dev set since)
     "precision-held6": (
         PRECISION / "held6" / "docs",
@@ -786,3 +786,14 @@ def test_a_toll_counted_days_later_is_still_the_attack() -> None:
     before = "On 11 March four people had been killed in a market, the emergency service said."
     assert types(strike + later) == ["attack_populated_area"]
     assert types(strike + before) == ["attack_populated_area", "killing_civilians"]
+
+
+def test_bodies_of_those_held_found_later_are_killed_captives(types_of) -> None:
+    """'Taken and found shot' (the seed gold's rule): a killing with no killer of its own
+    below a detention, no more victims than were held, is the killing of those held; in
+    another town it is another act."""
+    held = "Soldiers detained seven men at a checkpoint outside Kani on 11 May.\n\n"
+    found = "On 12 May villagers found the bodies of all seven men near a stream, shot dead."
+    elsewhere = "On 12 May villagers in Monywa found the bodies of two women, shot dead."
+    assert types_of(held + found) == ["abduction_detention", "killing_captives"]
+    assert types_of(held + elsewhere) == ["abduction_detention", "killing_civilians"]

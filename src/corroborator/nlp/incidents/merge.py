@@ -114,7 +114,41 @@ def fold(
             continue
         host_i = max(near, key=lambda i: max(kept[i].units))
         kept[host_i].mentions.extend(g.mentions)
+    for g in kept:
+        if g.type == "killing_civilians" and _held_before(
+            g, kept, units, counts, places, dates, para
+        ):
+            g.type = "killing_captives"
     return kept
+
+
+def _held_before(
+    g: Group,
+    groups: Sequence[Any],
+    units: Sequence[Span],
+    counts: dict[int, set[int]],
+    places: Sequence[PlaceRef],
+    dates: Sequence[DateRef],
+    para: Sequence[int],
+) -> bool:
+    """'Soldiers rounded up 17 men at the market ... Two days later herders found all 17
+    bodies': a killing told with no killer of its own a few paragraphs below a detention,
+    no more victims than were held, in no other town and not before it, kills those held
+    (`killing_captives`, the seed gold's 'taken and found shot')."""
+    if _another(g) or any(m.agents for m in g.mentions):
+        return False
+    first = min(g.units)
+    above = [d for d in groups if d.type == "abduction_detention" and min(d.units) < first]
+    if not above:
+        return False
+    held = max(above, key=lambda d: _last_before(d.units, first))
+    if _paragraphs(para, _last_before(held.units, first), first) > _REACH:
+        return False
+    mine = _particulars(g.units, units, counts, places, dates)
+    theirs = _particulars(held.units, units, counts, places, dates)
+    if mine.counts and theirs.counts and max(mine.counts) > max(theirs.counts):
+        return False
+    return not mine.places - theirs.places and _same_days(mine.dates, theirs.dates, FOUND_DAYS)
 
 
 def _toll_of(
@@ -143,7 +177,7 @@ def _toll_of(
         return None
     mine = _particulars(g.units | scene, units, counts, places, dates)
     theirs = _particulars(host.units, units, counts, places, dates)
-    if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates):
+    if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates, TOLL_DAYS):
         return None
     told = " ".join(units[u].text for u in host.units)
     if any(n not in told for n in _unknown_places(g.units | scene, units, places)):
@@ -166,15 +200,17 @@ def _unknown_places(
     }
 
 
-def _same_days(toll: Sequence[tuple[str, str]], act: Sequence[tuple[str, str]]) -> bool:
+def _same_days(
+    toll: Sequence[tuple[str, str]], act: Sequence[tuple[str, str]], after: int = 0
+) -> bool:
     """A toll's dates that could be its act's: either untold, or some day of the toll from
-    the act's first day to TOLL_DAYS after its last ('by Wednesday morning the toll had
+    the act's first day to `after` days after its last ('by Wednesday morning the toll had
     risen to four' after a Tuesday strike)."""
     if not toll or not act:
         return True
     spans = [(first_day(s), first_day(e)) for s, e in act]
     return any(
-        a0 <= t and t <= a1 + dt.timedelta(days=TOLL_DAYS)
+        a0 <= t and t <= a1 + dt.timedelta(days=after)
         for t in (first_day(s) for s, _ in toll)
         for a0, a1 in spans
         if t is not None and a0 is not None and a1 is not None
@@ -182,6 +218,7 @@ def _same_days(toll: Sequence[tuple[str, str]], act: Sequence[tuple[str, str]]) 
 
 
 TOLL_DAYS = 3  # a toll counted this many days after its act is still that act's
+FOUND_DAYS = 14  # bodies of those held found this many days after the detention
 
 
 def _another(g: Group) -> bool:
