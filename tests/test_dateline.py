@@ -35,6 +35,13 @@ BODY = (
         ("Missile kills seven\n\nBy Anna Bell, Wire\nMarch 4, 2024\n\n", "2024-03-04"),
         ("Missile kills seven\n\nZAPORIZHZHIA, 24 June 2025 - ", "2025-06-24"),
         ("Missile kills seven\n\nUpdated 2023-10-09 08:15\n\n", "2023-10-09"),
+        # other languages' month names, as their stamps write them
+        ("Ракета попала в дом\n\nОпубликовано 12 марта 2025, 14:05\n\n", "2025-03-12"),
+        ("Ракета влучила в будинок\n\nКиїв, 5 березня 2025\n\n", "2025-03-05"),
+        ("Rakete trifft Wohnhaus\n\nVeröffentlicht am 5. März 2025\n\n", "2025-03-05"),
+        ("Un missile frappe un immeuble\n\nPublié le 12 mars 2025 à 14h05\n\n", "2025-03-12"),
+        ("Un misil impacta un edificio\n\nKiev, 12 de marzo de 2025\n\n", "2025-03-12"),
+        ("Rakieta trafiła w blok\n\nKijów, 12 marca 2025\n\n", "2025-03-12"),
     ],
 )
 def test_a_header_date_stamp_is_read(head: str, day: str) -> None:

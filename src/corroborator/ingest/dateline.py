@@ -30,7 +30,10 @@ class Stated:
 
 @cache
 def _months() -> dict[str, int]:
-    return {r[0]: int(r[1]) for r in lexicon.rows("dates_months.tsv")}
+    """English month names and abbreviations, and other languages' names as a date stamp
+    writes them after the day ('12 марта 2025', '5. März 2025', '12 de marzo de 2025')."""
+    rows = (*lexicon.rows("dates_months.tsv"), *lexicon.rows("dateline_months.tsv"))
+    return {r[0]: int(r[1]) for r in rows}
 
 
 @cache
@@ -38,7 +41,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     month = "|".join(sorted(_months(), key=len, reverse=True))
     return (
         re.compile(
-            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?P<m>{month})\.?,?\s+(?P<y>\d{{4}})\b", re.I
+            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?(?P<m>{month})\.?,?\s+"
+            rf"(?:de\s+)?(?P<y>\d{{4}})\b",
+            re.I,
         ),
         re.compile(
             rf"\b(?P<m>{month})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})\b", re.I
@@ -63,7 +68,7 @@ def stated_date(text: str) -> Stated | None:
 
 
 # after a date on a line that may be a headline: a field separator, a time, or the end
-_ENDS = re.compile(r"[\s,]*(?:[|·•]|[–—-]?\s*\d{1,2}[:.]\d{2}|$)")
+_ENDS = re.compile(r"[\s,]*(?:[|·•]|(?:[–—-]|à|at)?\s*\d{1,2}[:.h]\d{2}|$)", re.I)
 
 
 def _day(m: re.Match[str]) -> dt.date | None:
