@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from corroborator.ingest.furniture import header
+from corroborator.ingest.furniture import page
 from corroborator.nlp import lexicon
 
 
@@ -53,9 +53,10 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     )
 
 
-def stated_date(text: str) -> Stated | None:
-    """The first full date (day, month and year) in the page's header (`furniture.header`)."""
-    for start, end, furniture in header(text):
+def stated_date(text: str, header: list[tuple[int, int, bool]] | None = None) -> Stated | None:
+    """The first full date (day, month and year) in the page's header (`furniture.Page`;
+    read here when the caller has not)."""
+    for start, end, furniture in page(text).header if header is None else header:
         found = sorted((m.start(), m) for p in _patterns() for m in p.finditer(text, start, end))
         for _, m in found:
             day = _day(m)

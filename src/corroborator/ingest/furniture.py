@@ -181,22 +181,37 @@ def is_headline(f: Features) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Page:
+    """A pasted page read once: its furniture (ranges leaving the working text) and its
+    header (where it states when and by whom it was published, `header`)."""
+
+    furniture: list[tuple[int, int]]
+    header: list[tuple[int, int, bool]]
+
+
+def page(text: str) -> Page:
+    ls = lines(text)
+    feats = [features(ln.text) for ln in ls]
+    drop, _ = _furniture(ls, feats)
+    return Page(
+        _merge([(ls[i].start, ls[i].end) for i in sorted(drop)]), _header(text, ls, feats, drop)
+    )
+
+
 def furniture_ranges(text: str) -> list[tuple[int, int]]:
     """(start, end) character ranges of furniture lines, sorted, not overlapping."""
-    ls = lines(text)
-    drop, _ = _furniture(ls, [features(ln.text) for ln in ls])
-    return _merge([(ls[i].start, ls[i].end) for i in sorted(drop)])
+    return page(text).furniture
 
 
-def header(text: str) -> list[tuple[int, int, bool]]:
+def _header(
+    text: str, ls: list[Line], feats: list[Features], drop: set[int]
+) -> list[tuple[int, int, bool]]:
     """Character ranges above the first paragraph of prose where a pasted page states when
     and by whom it was published, each marked whether it is furniture: the furniture and
     short lines there (a byline, "Stockholm, 27 November 2025", "Outlet | Interview |
     3 September 2025"; a short line may also be a headline), and the dateline opening the
     first paragraph ("ZAPORIZHZHIA, 24 June 2025 - A Russian soldier ...")."""
-    ls = lines(text)
-    feats = [features(ln.text) for ln in ls]
-    drop, _ = _furniture(ls, feats)
     out = []
     for i, (ln, f) in enumerate(zip(ls, feats, strict=True)):
         if not ln.text:

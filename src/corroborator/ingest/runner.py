@@ -17,7 +17,7 @@ from corroborator.errors import InputError
 from corroborator.ingest import media as media_files
 from corroborator.ingest.archive import Archive, sha256_bytes
 from corroborator.ingest.dateline import stated_date
-from corroborator.ingest.furniture import furniture_ranges
+from corroborator.ingest.furniture import page
 from corroborator.ingest.normalize import normalize
 from corroborator.ingest.readers import CONTAINER_MAX_BYTES, kind_of, read_path, walk
 from corroborator.models import MediaRef, RawRecord, Rejection
@@ -79,12 +79,13 @@ def _ingest_file(
         if not rec.text.strip() and rec.media:
             _keep_media_only(store, archive, path, rec, report)
             continue
-        rec = _dated(rec)
         sha = sha256_bytes(rec.original)
         existing = store.document_by_sha(sha)
         if existing:
             report.duplicates.append((rec.source_file, existing["document_id"]))
             continue
+        layout = page(rec.text)
+        rec = _dated(rec, layout.header)
         if container is None:
             container = path.read_bytes()
             container_sha, rel = archive.put(container, suffix)
@@ -102,7 +103,7 @@ def _ingest_file(
         try:
             files = _archive_media(archive, rec)
             with store.transaction():
-                seq = _store_document(store, rec, sha, arch_sha, a_start, a_end)
+                seq = _store_document(store, rec, layout.furniture, sha, arch_sha, a_start, a_end)
                 _store_extras(store, path, rec, document_id_for(sha), seq, files)
         except InputError as exc:
             _reject(store, report, Rejection(exc.source, exc.reason), run_id)
@@ -115,10 +116,16 @@ def _ingest_file(
 
 
 def _store_document(
-    store: Store, rec: RawRecord, sha: str, arch_sha: str, a_start: int | None, a_end: int | None
+    store: Store,
+    rec: RawRecord,
+    furniture: list[tuple[int, int]],
+    sha: str,
+    arch_sha: str,
+    a_start: int | None,
+    a_end: int | None,
 ) -> int:
     # Furniture leaves the working text; the archive keeps it and the map points past it.
-    text, points = normalize(rec.text, drop=furniture_ranges(rec.text))
+    text, points = normalize(rec.text, drop=furniture)
     if not text.strip():
         raise InputError(rec.source_file, "no text after normalisation")
     return store.add_document(
@@ -177,13 +184,13 @@ def _archive_media(archive: Archive, rec: RawRecord) -> list[_MediaFile]:
     return out
 
 
-def _dated(rec: RawRecord) -> RawRecord:
+def _dated(rec: RawRecord, header: list[tuple[int, int, bool]]) -> RawRecord:
     """A record with no publication date takes the one its page states above the text,
     noting the words it came from (offsets into the decoded original: the line is
     furniture and leaves the working text)."""
     if rec.published is not None:
         return rec
-    stated = stated_date(rec.text)
+    stated = stated_date(rec.text, header)
     if stated is None:
         return rec
     source = {

@@ -202,12 +202,18 @@ def _foreign_term(word: str, name: bool, language: str) -> str:
     return _stem(english) if english else _term(word, name)
 
 
+@lru_cache(maxsize=16)
+def _stop_words(language: str) -> frozenset[str]:
+    """English function words and the language's own (quotes and names in English)."""
+    return frozenset(STOP_WORDS) | concepts.stop_words(language)
+
+
 def term_counts(text: str, language: str | None = None) -> dict[str, float]:
     """Content-word counts, lead sentences weighted up; names reduced to their keys.
     Unigrams only: a retelling in other words shares single words, rarely word pairs.
     A report in another language counts the English words of what it tells."""
     foreign = language if language in concepts.languages() else None
-    stop = STOP_WORDS | concepts.stop_words(foreign) if foreign else STOP_WORDS
+    stop = _stop_words(foreign) if foreign else STOP_WORDS
     counts: defaultdict[str, float] = defaultdict(float)
     split = [_WORD.findall(unidecode(s)) for s in sentences(text)]
     # A word the text capitalises inside a sentence is a name at a sentence's start too

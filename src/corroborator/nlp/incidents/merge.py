@@ -135,20 +135,14 @@ def _held_before(
     bodies': a killing told with no killer of its own a few paragraphs below a detention,
     no more victims than were held, in no other town and not before it, kills those held
     (`killing_captives`, the seed gold's 'taken and found shot')."""
-    if _another(g) or any(m.agents for m in g.mentions):
-        return False
-    first = min(g.units)
-    above = [d for d in groups if d.type == "abduction_detention" and min(d.units) < first]
-    if not above:
-        return False
-    held = max(above, key=lambda d: _last_before(d.units, first))
-    if _paragraphs(para, _last_before(held.units, first), first) > _REACH:
+    held = _told_above(g, [d for d in groups if d.type == "abduction_detention"], para)
+    if held is None:
         return False
     mine = _particulars(g.units, units, counts, places, dates)
     theirs = _particulars(held.units, units, counts, places, dates)
     if mine.counts and theirs.counts and max(mine.counts) > max(theirs.counts):
         return False
-    return not mine.places - theirs.places and _same_days(mine.dates, theirs.dates, FOUND_DAYS)
+    return _one_scene(mine, theirs, FOUND_DAYS)
 
 
 def _toll_of(
@@ -163,26 +157,42 @@ def _toll_of(
     """The attack a killing told without a killer of its own retells as its toll ('by
     morning the death toll had risen to four', 'rescuers pulled out 12 bodies'): the
     nearest attack told above it, a few paragraphs up, in no other town or days."""
-    if _another(g) or any(m.agents for m in g.mentions):
+    host = _told_above(g, attacks, para)
+    if host is None:
         return None
     first = min(g.units)
     # the sentences above it in its paragraph set its scene ('On Saturday, in Arnoun, a
     # drone fired at our ambulance. Two of my colleagues were killed.')
     scene = {u for u in range(first) if para[u] == para[first]}
-    above = [a for a in attacks if min(a.units) < first]
-    if not above:
-        return None
-    host = max(above, key=lambda a: _last_before(a.units, first))
-    if _paragraphs(para, _last_before(host.units, first), first) > _REACH:
-        return None
     mine = _particulars(g.units | scene, units, counts, places, dates)
     theirs = _particulars(host.units, units, counts, places, dates)
-    if mine.places - theirs.places or not _same_days(mine.dates, theirs.dates, TOLL_DAYS):
+    if not _one_scene(mine, theirs, TOLL_DAYS):
         return None
     told = " ".join(units[u].text for u in host.units)
     if any(n not in told for n in _unknown_places(g.units | scene, units, places)):
         return None
     return host
+
+
+def _told_above(g: Group, hosts: Sequence[Any], para: Sequence[int]) -> Any | None:
+    """The nearest of `hosts` told above a killing with no killer of its own, a few
+    paragraphs up: the act whose outcome it may tell (a toll, the bodies of those held)."""
+    if _another(g) or any(m.agents for m in g.mentions):
+        return None
+    first = min(g.units)
+    above = [h for h in hosts if min(h.units) < first]
+    if not above:
+        return None
+    host = max(above, key=lambda h: _last_before(h.units, first))
+    if _paragraphs(para, _last_before(host.units, first), first) > _REACH:
+        return None
+    return host
+
+
+def _one_scene(outcome: _Particulars, act: _Particulars, days: int) -> bool:
+    """An outcome in no town the act does not name, dated from the act's first day to
+    `days` after its last."""
+    return not outcome.places - act.places and _same_days(outcome.dates, act.dates, days)
 
 
 def _unknown_places(
