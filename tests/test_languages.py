@@ -64,3 +64,33 @@ def test_plainly_english_paragraphs_are_what_lingua_says() -> None:
     assert {detector().detect_language_of(p[:5000]).iso_code_639_1.name for p in whole} == {"EN"}
     assert not _plainly_english("Les soldats ont tiré sur des voitures, a dit le maire du village.")
     assert not _plainly_english("Share on Facebook | Share on X | WhatsApp")
+
+
+def test_long_paragraphs_read_in_the_fast_mode_as_in_the_full_one() -> None:
+    """The low-accuracy models answer paragraphs of `LONG` characters or more (where they are
+    sure); on every such paragraph of the project's texts that reaches lingua they agree
+    with the full models, sure or not."""
+    from corroborator.nlp.lang.detect import _PARAGRAPH, LONG, _plainly_english, detector, script
+
+    root = Path(__file__).parents[1]
+    files = sorted(root.glob("examples/**/*.txt")) + sorted(root.glob("tests/fixtures/**/*.txt"))
+    paras = {
+        p[:5000]
+        for f in files
+        for p in _PARAGRAPH.findall(f.read_text("utf-8"))
+        if len(p) >= LONG and script(p) in ("latin", "cyrillic") and not _plainly_english(p)
+    }
+    assert len(paras) > 300
+    full, fast = detector(), detector(long=True)
+    assert {p for p in paras if full.detect_language_of(p) != fast.detect_language_of(p)} == set()
+
+
+def test_a_foreign_article_with_short_english_lines_is_in_its_own_language() -> None:
+    body = " ".join(
+        [
+            "Die Soldaten schossen am Morgen auf Autos mit weißen Fahnen, sagten Anwohner.",
+            "Nach Angaben der Behörden wurden dabei mindestens drei Menschen getötet.",
+        ]
+    )
+    text = f"Breaking News\n\nBy Staff\n\n{body}\n\n{body}"
+    assert language_of(text) == "de"

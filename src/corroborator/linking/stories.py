@@ -553,6 +553,9 @@ class StoryIndex:
         )
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
+        gap = abs(a.day - b.day) if a.day is not None and b.day is not None else 0
+        if gap > WINDOW_DAYS:
+            return 0.0
         c = self.components(a, b)
         who = max(c.names, c.entities)
         text = c.text
@@ -577,12 +580,7 @@ class StoryIndex:
         if not conflicts and _same_event_place(a, b):
             score *= EVENT_PLACE_BOOST
 
-        if a.day is not None and b.day is not None:
-            gap = abs(a.day - b.day)
-            if gap > WINDOW_DAYS:
-                return 0.0
-            score *= 0.5 ** (max(0, gap - 2) / HALF_LIFE_DAYS)
-        return score
+        return score * 0.5 ** (max(0, gap - 2) / HALF_LIFE_DAYS)
 
     def candidates(self, vec: _Vec) -> set[str]:
         """Documents sharing a block key (rare term or entity), within the date window."""
