@@ -72,6 +72,7 @@ FOLDERS = {
     "seedtell3": ROOT / "tests/fixtures/retellings/seedtell3",
     "seedtell4": ROOT / "tests/fixtures/retellings/seedtell4",
     "blind11": ROOT / "tests/fixtures/retellings/blind11",
+    "blind12": ROOT / "tests/fixtures/retellings/blind12",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -79,7 +80,7 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("seedtell4", "blind11")
+HELD = ("blind12",)
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
