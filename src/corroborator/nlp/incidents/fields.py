@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Token
 
 from corroborator.models import DateRef, PlaceRef
 from corroborator.nlp.columns import lows
+from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
 from corroborator.nlp.incidents.lexicon import low
 from corroborator.nlp.pipeline import text_of
@@ -203,11 +204,12 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
 
 def _background(doc: Doc, d: DateRef) -> bool:
     """'since seizing power in 2021', 'since Russia invaded in February 2022': a date that
-    starts a period, not an act (as the object of 'since' or inside a 'since' clause)."""
+    starts a period, not an act (as the object of 'since' or inside a 'since' clause); 'the
+    attack recalls the attack of February 2022': the date of an act brought to mind."""
     tok = _root(doc, d.start, d.end)
     if tok is None:
         return False
-    return any(
+    return passing.compared(tok) or any(
         a.lower_ == "since" or any(c.dep_ == "mark" and c.lower_ == "since" for c in a.children)
         for a in tok.ancestors
     )

@@ -34,6 +34,8 @@ from corroborator.nlp.incidents.units import is_headline, paragraph
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import to_span
 
+CIVILIAN_GROUPS = frozenset(("children", "women", "elderly"))
+
 
 def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
     return [s for s in spans if start <= s.start and s.end <= end]
@@ -61,16 +63,16 @@ def fill(
         "type": tagged([to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms], g.type)
     }
     victims: set[str] = set().union(*(m.victims for m in ms))
-    inc.victims = [v for v in VICTIM_GROUPS if v in victims]
-    for v in inc.victims:
-        src.setdefault("victims", []).extend(victim_words(doc, ms, units, v))
+    # civilians' figures may count some of them ('wounding three women' after a strike on
+    # a bus station): the group counted is then among the victims
+    countable = victims | (CIVILIAN_GROUPS if "civilians" in victims else set())
     triggers = [m.trigger for m in ms]
     for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
         cs = [
             c
             for s in spans
             for c in _within(s.start, s.end, ex.counts)
-            if c.outcome == outcome and (c.counted is None or c.counted in victims)
+            if c.outcome == outcome and (c.counted is None or c.counted in countable)
             if counts.binds(doc, c, triggers, recalled)
         ]
         if cs and g.type not in ("no_quarter_order", "coercion_of_troops"):
@@ -80,6 +82,11 @@ def fill(
             )
             setattr(inc, attr, Range(best.low, best.high, best.approx))
             src[attr] = [ValueSpan(best.start, best.end, best.text)]
+            if best.counted in CIVILIAN_GROUPS:
+                victims.add(best.counted)
+    inc.victims = [v for v in VICTIM_GROUPS if v in victims]
+    for v in inc.victims:
+        src.setdefault("victims", []).extend(victim_words(doc, ms, units, v))
     main = [m for m in ms if not is_headline(units, m.unit)] or ms
     # a headline's place comes last: it may name where the news is, not the act's town
     top = [is_headline(units, u) for u in unit_ids]

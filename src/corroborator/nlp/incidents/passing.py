@@ -184,8 +184,11 @@ def _law_sentence(trig: Token) -> bool:
 def _condition_of_law(trig: Token) -> bool:
     """'Sexual violence may constitute a crime against humanity when it is committed as part
     of a widespread or systematic attack': an indefinite act in the condition of a statement
-    of the law is part of the definition ('the attack on the market' would be one act)."""
-    if not is_noun(trig) or _definite(trig) or any(c.like_num for c in trig.children):
+    of the law is part of the definition, and so is a bare 'the attack' pointing back to it
+    ('with knowledge of the attack'); 'the attack on the market' would be one act."""
+    if not is_noun(trig) or any(c.like_num for c in trig.children):
+        return False
+    if _definite(trig) and any(c.dep_ not in ("det", "punct") for c in trig.children):
         return False
     cur = trig
     while cur.head.i != cur.i:
@@ -473,6 +476,82 @@ def named_by_date(trig: Token) -> bool:
         c.dep_ == "prep" and c.lower_ == "of" and any(_year(t) for t in c.subtree)
         for c in trig.children
     )
+
+
+_ACTS = frozenset((*_EVENTS, "massacre", "killing", "ambush", "bombardment", "execution"))
+
+
+def compared(tok: Token) -> bool:
+    """'The Djaiba attack recalls the attack on Plaine Savo, in which 60 were killed', 'the
+    assault was reminiscent of the one on Zamzam in April': what the sentence tells beside
+    the act it starts from (another act, its date, its toll) is another event. Only with
+    acts on both sides ('it', 'this' for the first): a survivor who recalls an attack tells
+    it, and 'it echoes statements' compares no acts."""
+    likeness = words()["likeness"]
+    for verb in tok.ancestors:
+        if verb.pos_ not in ("VERB", "AUX"):
+            continue
+        said = [c for c in verb.children if c.dep_ in ("acomp", "attr")]
+        if verb.lemma_.lower() in likeness:
+            objects = [c for c in verb.children if c.dep_ == "dobj"]
+        else:
+            of = [p for c in said if c.lemma_.lower() in likeness for p in c.children]
+            objects = [g for p in of if p.lower_ in ("of", "to") for g in p.children]
+            if not said or not of:
+                continue
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return (
+            any(o.lemma_.lower() in _ACTS for o in objects)
+            and any(c.lemma_.lower() in _ACTS or c.lower_ in ("it", "this") for c in subjects)
+            and not any(c.left_edge.i <= tok.i <= c.right_edge.i for c in subjects)
+        )
+    return False
+
+
+def comparing(trig: Token, headline: bool) -> bool:
+    """'The Djaiba attack recalls the attack of 2022': below the headline, the act a
+    comparison starts from is the report's own act, already told; the sentence adds only
+    the other one."""
+    if headline or trig.dep_ not in ("nsubj", "nsubjpass") or not _definite(trig):
+        return False
+    verb = trig.head
+    likeness = words()["likeness"]
+    return verb.lemma_.lower() in likeness or any(
+        c.dep_ in ("acomp", "attr") and c.lemma_.lower() in likeness for c in verb.children
+    )
+
+
+def rumoured(trig: Token) -> bool:
+    """'Posts circulated on social media claiming that a school had been bombed', 'messages
+    shared on WhatsApp claimed the ADF had struck Manguredjipa', 'reports circulated on
+    social media that the hospital had been struck again': what unnamed posts say happened,
+    which the report does not take up as its own. (A video's content is evidence, and a
+    named source's claim is a claim: both stay.)"""
+    clause = next((t for t in (trig, *trig.ancestors) if t.dep_ == "ccomp"), None)
+    if clause is None:
+        return False
+    say = clause.head
+    sayers = [c for c in say.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if say.dep_ == "acl":
+        sayers.append(say.head)  # 'posts claiming that'
+    elif say.dep_ in ("advcl", "xcomp", "dep"):
+        sayers += [c for c in say.head.children if c.dep_ == "nsubj"]
+    kinds = {_singular(c) for c in sayers}
+    if kinds & words()["rumour"]:
+        return True
+    online = words()["online"]
+    where = [t for c in sayers for t in c.subtree] + [t for c in say.children for t in c.subtree]
+    posted = any(t.lower_ in online or t.lower_ == "online" for t in where)
+    return posted and bool(kinds & _POSTED)
+
+
+def _singular(noun: Token) -> str:
+    """The noun's lemma; the parser leaves a capitalised plural ('Reports') as it is."""
+    lemma = noun.lemma_.lower()
+    return lemma[:-1] if noun.tag_ == "NNPS" and lemma.endswith("s") else lemma
+
+
+_POSTED = frozenset(("message", "page", "report", "claim", "account", "channel"))
 
 
 def _large(tok: Token) -> bool:

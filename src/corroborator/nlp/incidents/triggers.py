@@ -107,6 +107,9 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
     """Another act recalled, a kind of act, or the law on it: not this report's claim."""
     return (
         passing.such(trig)
+        or passing.compared(trig)
+        or passing.comparing(trig, is_headline(units, k))
+        or passing.rumoured(trig)
         or passing.shielded(trig)
         or passing.in_name(trig)
         or passing.retold_in_passing(trig)
