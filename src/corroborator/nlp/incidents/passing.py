@@ -521,39 +521,6 @@ def comparing(trig: Token, headline: bool) -> bool:
     )
 
 
-def rumoured(trig: Token) -> bool:
-    """'Posts circulated on social media claiming that a school had been bombed', 'messages
-    shared on WhatsApp claimed the ADF had struck Manguredjipa', 'reports circulated on
-    social media that the hospital had been struck again': what unnamed posts say happened,
-    which the report does not take up as its own. (A video's content is evidence, and a
-    named source's claim is a claim: both stay.)"""
-    clause = next((t for t in (trig, *trig.ancestors) if t.dep_ == "ccomp"), None)
-    if clause is None:
-        return False
-    say = clause.head
-    sayers = [c for c in say.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if say.dep_ == "acl":
-        sayers.append(say.head)  # 'posts claiming that'
-    elif say.dep_ in ("advcl", "xcomp", "dep"):
-        sayers += [c for c in say.head.children if c.dep_ == "nsubj"]
-    kinds = {_singular(c) for c in sayers}
-    if kinds & words()["rumour"]:
-        return True
-    online = words()["online"]
-    where = [t for c in sayers for t in c.subtree] + [t for c in say.children for t in c.subtree]
-    posted = any(t.lower_ in online or t.lower_ == "online" for t in where)
-    return posted and bool(kinds & _POSTED)
-
-
-def _singular(noun: Token) -> str:
-    """The noun's lemma; the parser leaves a capitalised plural ('Reports') as it is."""
-    lemma = noun.lemma_.lower()
-    return lemma[:-1] if noun.tag_ == "NNPS" and lemma.endswith("s") else lemma
-
-
-_POSTED = frozenset(("message", "page", "report", "claim", "account", "channel"))
-
-
 def _large(tok: Token) -> bool:
     """A number of a tally ('30,000', 'thousands'), not of one group ('15 civilians')."""
     return tok.dep_ == "nummod" and _number(tok) >= 100

@@ -172,25 +172,31 @@ def uncharged(trig: Token) -> bool:
 
 
 _RUMOUR = frozenset(("rumour", "rumor", "hearsay"))
-_POSTS = frozenset(("post", "message"))
+_POSTS = frozenset(("post", "message", "page"))
 
 
 def hearsay(trig: Token) -> bool:
     """'Rumours circulating in Komanda that the ADF had also attacked the hospital',
-    'messages circulating on social media claiming that the gang burned the clinic': what
-    a rumour or an unsourced post says, which the report relays without claiming it."""
+    'messages shared on WhatsApp claimed that the gang burned the clinic', 'posts circulated
+    on social media claiming that a school had been bombed', 'a Facebook page reported
+    that': what a rumour or an unsourced post says, which the report relays without claiming
+    it (a video's content is evidence; a named source's post is its claim)."""
     for a in list(trig.ancestors)[:6]:
         if _low(a) in _RUMOUR:
             return True
         said_by = [a] + [c for c in a.children if c.dep_ == "nsubj"]
-        if any(_low(n) in _POSTS and n.pos_ == "NOUN" and _unsourced(n) for n in said_by):
+        if a.dep_ in ("advcl", "xcomp", "dep"):  # 'posts circulated ..., claiming that'
+            said_by += [c for c in a.head.children if c.dep_ == "nsubj"]
+        posts = [n for n in said_by if _low(n) in _POSTS and n.pos_ == "NOUN"]
+        if any(_unsourced(n) and _authorless(n) for n in posts):
             return True
-        if _low(a) in _REPORTS and a.tag_ == "NNS" and _unsourced(a) and _authorless(a):
+        reports = [n for n in said_by if _low(n) in _REPORTS and n.tag_ in ("NNS", "NNPS")]
+        if any(_unsourced(n) and _authorless(n) for n in reports):
             return True  # 'there were reports on Facebook that the hospital was hit'
     return False
 
 
-_REPORTS = frozenset(("report", "claim"))
+_REPORTS = frozenset(("report", "reports", "claim", "claims"))
 
 
 def _authorless(noun: Token) -> bool:
@@ -199,7 +205,16 @@ def _authorless(noun: Token) -> bool:
 
 
 def _unsourced(post: Token) -> bool:
-    return any(t.lower_ in ("social", "facebook", "telegram", "unverified") for t in post.subtree)
+    """Posted where anyone posts: said of the post itself or of its circulating ('reports
+    circulated on social media')."""
+    near = [*post.subtree, *(t for c in post.head.children if c.dep_ == "prep" for t in c.subtree)]
+    return any(t.lower_ in _ONLINE for t in near)
+
+
+_ONLINE = frozenset(
+    ("social", "online", "unverified", "facebook", "telegram", "whatsapp", "tiktok")
+    + ("twitter", "instagram", "youtube", "x")
+)
 
 
 def harmless_landing(trig: Token) -> bool:

@@ -109,7 +109,6 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
         passing.such(trig)
         or passing.compared(trig)
         or passing.comparing(trig, is_headline(units, k))
-        or passing.rumoured(trig)
         or passing.shielded(trig)
         or passing.in_name(trig)
         or passing.retold_in_passing(trig)
@@ -125,10 +124,20 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
 
 
 def _blaze(fire: Token) -> bool:
-    """'A fire broke out at the depot', 'fire spread through the stalls': fire the subject of
-    its own spreading is a blaze, not gunfire (whatever set it, which the sentence names
-    apart)."""
+    """'A fire broke out at the depot', 'fire spread through the stalls', 'the blast was a
+    fire at a fuel depot': fire the subject of its own spreading, or counted as one thing
+    ('a fire'), is a blaze, not gunfire (whatever set it, which the sentence names apart)."""
+    if any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in fire.children):
+        return True
     return fire.dep_ == "nsubj" and low(fire.head) in ("break", "spread", "start", "rage")
+
+
+def _accidental(unit: Span, agents: list[Token]) -> bool:
+    """'Killed when a bus collided with a lorry', 'a fire that destroyed the stalls was
+    caused by an electrical fault': an accident's words, and no one who did it."""
+    return has(list(unit), "accident") and not any(
+        is_person(a) or a.pos_ == "PRON" or a.ent_type_ in ("NORP", "ORG", "PERSON") for a in agents
+    )
 
 
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
@@ -203,7 +212,7 @@ def typed_mention(
     if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
             return None
-        if hypothetical:
+        if hypothetical or _accidental(unit, agents):
             return None
         if head is not None and has(patient, "protected_persons") and low(trig) == "attack":
             return mk("other", {"civilians"})
