@@ -133,11 +133,13 @@ def _blaze(fire: Token) -> bool:
 
 
 def _accidental(unit: Span, agents: list[Token]) -> bool:
-    """'Killed when a bus collided with a lorry', 'a fire that destroyed the stalls was
-    caused by an electrical fault': an accident's words, and no one who did it."""
-    return has(list(unit), "accident") and not any(
-        is_person(a) or a.pos_ == "PRON" or a.ent_type_ in ("NORP", "ORG", "PERSON") for a in agents
-    )
+    """'A fire that destroyed the stalls was caused by an electrical fault', 'a controlled
+    detonation of an unexploded shell': an accident's words, and nothing that did it but a
+    blaze ('mortar rounds crashed into the station' is an attack)."""
+    return has(list(unit), "blaze_causes") and all(low(a) in _BLAZES for a in agents)
+
+
+_BLAZES = frozenset(("fire", "blaze", "flame", "explosion", "blast"))
 
 
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
@@ -205,7 +207,7 @@ def typed_mention(
     if (
         trig.pos_ == "NOUN"
         and low(trig) == "fire"
-        and (has(list(unit), "accident") or _blaze(trig))
+        and (has(list(unit), "blaze_causes") or _blaze(trig))
     ):
         return None  # 'a house fire caused by a faulty heater', 'a fire broke out at the depot'
     thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not is_person(head)
@@ -224,7 +226,8 @@ def typed_mention(
         if family == "attack":
             return None
     if family == "kill":
-        if (not agents or strength == "weak") and has(list(unit), "accident"):
+        accident = has(list(unit), "accident") or has(list(unit), "blaze_causes")
+        if (not agents or strength == "weak") and accident:
             return None  # 'killed when a bus collided with a lorry', 'died in a house fire'
         if strength == "weak" and trig.lower_ not in ("shot",):
             die = low(trig) in ("die", "death", "dead")
