@@ -196,6 +196,16 @@ NOT_INCIDENTS = {
         "Police officers killed eight gang members in an exchange of fire near the market.",
         "Two soldiers were killed in a firefight with rebels near Goma.",
     ],
+    "habitual_history": [
+        "The port has been shelled almost daily since the summer, the mayor said.",
+        "Villages along the border have been raided and burned repeatedly since 2023.",
+    ],
+    "routine_attr": ["Extortion at checkpoints has become a routine danger for traders."],
+    "as_a_tactic": [
+        "The militias have turned abduction into a tool of intimidation in the valley.",
+        "Human rights groups say the army uses starvation as a method of war.",
+    ],
+    "not_the_first_time": ["It was not the first time the clinic had been shelled."],
     "law_condition": [  # the definite act of a definition points back into it
         "Extermination, when committed as part of a systematic attack with knowledge of the "
         "attack, constitutes a crime against humanity.",
@@ -208,6 +218,14 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # the first time is this time
+        "It was the first time the soldiers had fired at the crowd, killing two students.",
+        ["killing_civilians"],
+    ),
+    (  # a perfect without repetition tells one act
+        "Russian forces have shelled the market in Kupiansk, killing three people.",
+        ["attack_populated_area"],
+    ),
     (  # a witness who recalls an attack tells it
         "A teacher recalled the attack on the school in Izium, in which two pupils were killed.",
         ["killing_civilians"],

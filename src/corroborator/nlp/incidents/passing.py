@@ -460,11 +460,51 @@ def _period(tok: Token) -> bool:
 
 
 def routine(trig: Token) -> bool:
-    """'Shelling of the camp has become routine': the act as a matter of course."""
+    """'Shelling of the camp has become routine', 'kidnapping has become a routine hazard':
+    the act as a matter of course."""
     if trig.dep_ not in ("nsubj", "csubj") or trig.head.lemma_ not in ("become", "be"):
         return False  # the parser makes 'Shelling of the camp' a clausal subject
     said = [c for c in trig.head.children if c.dep_ in ("acomp", "attr")]
+    said += [a for c in said if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
     return any(c.lemma_.lower() in words()["routine"] for c in said)
+
+
+def habitual_history(trig: Token) -> bool:
+    """'The city has been shelled and bombed almost daily since the invasion': acts repeated
+    over a span up to now are the report's background, not one event."""
+    verb = trig if trig.pos_ == "VERB" else clause_verb(trig)
+    if verb is None:
+        return False
+    verbs = [verb, *verb.conjuncts]
+    perfect = any(
+        c.dep_ == "aux" and c.lower_ in ("has", "have") for v in verbs for c in v.children
+    )
+    return perfect and any(_frequent(v) for v in verbs)
+
+
+def as_a_tactic(trig: Token) -> bool:
+    """'The gangs have turned rape into a weapon of terror', 'use starvation as a method of
+    war': a bare act noun made a means is a kind of act."""
+    if not is_noun(trig) or trig.dep_ != "dobj" or not _bare(trig):
+        return False
+    means = [
+        g
+        for c in trig.head.children
+        if c.dep_ == "prep" and c.lower_ in ("into", "as")
+        for g in c.children
+        if g.dep_ == "pobj"
+    ]
+    return any(g.lemma_.lower() in words()["tactic"] for g in means)
+
+
+def not_the_first_time(trig: Token) -> bool:
+    """'It was not the first time the building had been hit': the act told as one of others
+    before (the news itself, if told, is told apart)."""
+    time = trig.head
+    if trig.dep_ != "relcl" or time.lemma_.lower() != "time":
+        return False
+    first = any(c.dep_ == "amod" and c.lower_ == "first" for c in time.children)
+    return first and any(c.dep_ == "neg" for c in time.head.children)
 
 
 def named_by_date(trig: Token) -> bool:
