@@ -205,6 +205,10 @@ NOT_INCIDENTS = {
         "The militias have turned abduction into a tool of intimidation in the valley.",
         "Human rights groups say the army uses starvation as a method of war.",
     ],
+    "enemy_combat": [
+        "Both sides claimed to have killed dozens of enemy fighters in the battle for the hill.",
+        "The brigade said it had killed 40 enemy soldiers near Robotyne.",
+    ],
     "not_the_first_time": ["It was not the first time the clinic had been shelled."],
     "law_condition": [  # the definite act of a definition points back into it
         "Extermination, when committed as part of a systematic attack with knowledge of the "
@@ -218,6 +222,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # enemies who surrendered are captives
+        "Soldiers shot two captured enemy soldiers after they surrendered.",
+        ["killing_captives"],
+    ),
     (  # the first time is this time
         "It was the first time the soldiers had fired at the crowd, killing two students.",
         ["killing_civilians"],

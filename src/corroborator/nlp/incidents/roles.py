@@ -227,6 +227,8 @@ def kill_type(
             return "killing_civilians", found | {"civilians"}, False, False
         return "killing_civilians", {"civilians"}, True, False
     combat = has(words, "combatants")
+    if combat and any(t.lower_ in ("enemy", "enemies") for t in words):
+        return None, set(), False, False  # 'killed several enemy fighters': combat
     if combat and not (victims - {"civilians"}) and not has(words, "populated_strong"):
         if unit_own:
             return "killing_own_forces", victims | {"own_soldiers"}, False, False
