@@ -205,6 +205,10 @@ NOT_INCIDENTS = {
         "The militias have turned abduction into a tool of intimidation in the valley.",
         "Human rights groups say the army uses starvation as a method of war.",
     ],
+    "charged_kind": [
+        "The court in Kalemie is trying two militia leaders on charges of war crimes by "
+        "murder, rape and pillage.",
+    ],
     "enemy_combat": [
         "Both sides claimed to have killed dozens of enemy fighters in the battle for the hill.",
         "The brigade said it had killed 40 enemy soldiers near Robotyne.",
@@ -222,6 +226,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # a charge that names one act
+        "He is charged with the murder of two farmers in Ituri in March.",
+        ["killing_civilians"],
+    ),
     (  # enemies who surrendered are captives
         "Soldiers shot two captured enemy soldiers after they surrendered.",
         ["killing_captives"],

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
-from corroborator.nlp.incidents.context import first_above
+from corroborator.nlp.incidents.context import first_above, is_noun
 from corroborator.nlp.incidents.lexicon import has, is_act
 from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
@@ -169,6 +169,22 @@ def uncharged(trig: Token) -> bool:
     if any(c.dep_ in ("det", "poss") for c in trig.children):
         return False
     return any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
+
+
+def charged_kind(trig: Token) -> bool:
+    """'Trying a commander on charges of crimes against humanity by murder, rape and sexual
+    slavery', 'faces counts of torture': acts named as the charges are the law's names for
+    what the trial is about; the acts themselves are told where the report tells them ('is
+    charged with the murder of two farmers in Ituri' names one)."""
+    if not is_noun(trig):
+        return False
+    first = trig
+    while first.dep_ == "conj":
+        first = first.head
+    if any(c.dep_ in ("det", "poss", "nummod") for c in first.children):
+        return False
+    charge = words()["charge"]
+    return any(_low(a) in charge for a in list(first.ancestors)[:5] if a.pos_ == "NOUN")
 
 
 _RUMOUR = frozenset(("rumour", "rumor", "hearsay"))
