@@ -205,6 +205,18 @@ NOT_INCIDENTS = {
         "The militias have turned abduction into a tool of intimidation in the valley.",
         "Human rights groups say the army uses starvation as a method of war.",
     ],
+    "commemorated": [
+        "Friday was the tenth anniversary of the massacre in Beni on 13 August 2016, which "
+        "killed 51 people.",
+    ],
+    "told_before": [
+        "The commission is still examining the shelling of a clinic in Avdiivka described in "
+        "its June report.",
+    ],
+    "held_already": [
+        "The minister said talks would continue until the remaining hostages were freed.",
+        "Officials fear the group will move its captives across the border.",
+    ],
     "charged_kind": [
         "The court in Kalemie is trying two militia leaders on charges of war crimes by "
         "murder, rape and pillage.",
@@ -226,6 +238,14 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # hostages taken here and now
+        "Gunmen took 12 hostages from a bus near Gressier on Monday.",
+        ["abduction_detention"],
+    ),
+    (  # a relative clause on an act of the news
+        "Rebels attacked the market in Beni on 3 May, which killed nine traders.",
+        ["killing_civilians"],
+    ),
     (  # a charge that names one act
         "He is charged with the murder of two farmers in Ituri in March.",
         ["killing_civilians"],

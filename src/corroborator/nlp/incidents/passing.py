@@ -521,6 +521,21 @@ def named_by_date(trig: Token) -> bool:
 _ACTS = frozenset((*_EVENTS, "massacre", "killing", "ambush", "bombardment", "execution"))
 
 
+def described_event(clause: Token) -> Token | None:
+    """The event a relative clause tells more of: its head ('the attack, which killed
+    hundreds'), or, where the parser hangs the clause on the event's date ('the attack on
+    21 August 2013, which killed hundreds'), the event nearest before that date."""
+    head = clause.head
+    if clause.dep_ != "relcl":
+        return None
+    if head.lemma_.lower() in _ACTS:
+        return head
+    if head.lower_ in _MONTHS or _year(head):
+        before = [t for t in head.sent if t.i < head.i and t.lemma_.lower() in _ACTS]
+        return before[-1] if before else None
+    return None
+
+
 def compared(tok: Token) -> bool:
     """'The Djaiba attack recalls the attack on Plaine Savo, in which 60 were killed', 'the
     assault was reminiscent of the one on Zamzam in April': what the sentence tells beside
@@ -559,6 +574,58 @@ def comparing(trig: Token, headline: bool) -> bool:
     return verb.lemma_.lower() in likeness or any(
         c.dep_ in ("acomp", "attr") and c.lemma_.lower() in likeness for c in verb.children
     )
+
+
+def commemorated(trig: Token) -> bool:
+    """'The anniversary of the sarin attack on Eastern Ghouta', 'a vigil in memory of the
+    victims of the massacre': an act remembered is history."""
+    return (
+        trig.dep_ == "pobj"
+        and trig.head.lower_ == "of"
+        and trig.head.head.lemma_.lower() in _REMEMBRANCE
+    )
+
+
+_REMEMBRANCE = frozenset(("anniversary", "commemoration", "remembrance", "memory", "memorial"))
+
+
+def told_before(trig: Token) -> bool:
+    """'The bombing of a market in Budalin described in its March report': an act the source
+    told in an earlier publication, pointed back to (the parser may hang the participle on
+    the verb whose object the act is)."""
+    near = list(trig.children)
+    if trig.dep_ in ("dobj", "nsubjpass"):
+        near += [
+            c
+            for c in trig.head.children
+            if c.dep_ == "advcl" and not any(g.dep_.startswith("nsubj") for g in c.children)
+        ]
+    return any(
+        c.dep_ in ("acl", "advcl")
+        and c.lemma_.lower() in _TOLD
+        and any(
+            p.dep_ == "prep" and any(g.lemma_.lower() in _PUBLICATIONS for g in p.children)
+            for p in c.children
+        )
+        for c in near
+    )
+
+
+_TOLD = frozenset(("describe", "document", "report", "detail", "publish", "record"))
+_PUBLICATIONS = frozenset(("report", "statement", "bulletin", "update", "briefing", "article"))
+
+
+def held_already(trig: Token) -> bool:
+    """'Unless the remaining hostages were freed', 'to move its hostages deeper into the
+    hills': people already held, pointed back to; their taking is told where it is told."""
+    return (
+        trig.lemma_.lower() in _HELD
+        and any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ == "the") for c in trig.children)
+        and not any(c.dep_ == "nummod" for c in trig.children)
+    )
+
+
+_HELD = frozenset(("hostage", "captive", "detainee", "abductee"))
 
 
 def _large(tok: Token) -> bool:

@@ -104,9 +104,17 @@ def _specific(patient: list[Token]) -> bool:
 
 
 def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
-    """Another act recalled, a kind of act, or the law on it: not this report's claim."""
+    """Another act recalled, a kind of act, or the law on it: not this report's claim; so is
+    what a relative clause tells of such an act ('the sarin attack of 2013, which killed
+    hundreds')."""
+    event = passing.described_event(trig)
+    if event is not None and _in_passing(event, units, k):
+        return True
     return (
         passing.such(trig)
+        or passing.commemorated(trig)
+        or passing.told_before(trig)
+        or passing.held_already(trig)
         or passing.compared(trig)
         or passing.comparing(trig, is_headline(units, k))
         or passing.shielded(trig)
