@@ -205,6 +205,11 @@ NOT_INCIDENTS = {
         "The militias have turned abduction into a tool of intimidation in the valley.",
         "Human rights groups say the army uses starvation as a method of war.",
     ],
+    "own_military_target": [
+        "The defence ministry said its forces had struck an ammunition depot near Bakhmut.",
+        "The army said it had hit a militant headquarters in the town and took care to spare "
+        "civilians.",
+    ],
     "commemorated": [
         "Friday was the tenth anniversary of the massacre in Beni on 13 August 2016, which "
         "killed 51 people.",
@@ -238,6 +243,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # what others say the army struck
+        "Residents said the army had struck a school near Kani, killing nine children.",
+        ["attack_populated_area"],
+    ),
     (  # hostages taken here and now
         "Gunmen took 12 hostages from a bus near Gressier on Monday.",
         ["abduction_detention"],

@@ -55,6 +55,25 @@ def justification(trig: Token) -> bool:
     return any(c.lower_ in words()["justification"] for c in mods)
 
 
+def own_military_target(trig: Token) -> bool:
+    """'The military said it had struck a terrorist training camp', 'MRTV says the air force
+    struck a training camp near Kanbalu': the striking side's own account of hitting a
+    military target is its justification, told beside (or against) the claim, not a claim."""
+    if trig.pos_ != "VERB" or trig.dep_ != "ccomp" or _low(trig.head) not in _SAY:
+        return False
+    objects = [c for c in trig.children if c.dep_ == "dobj"]
+    if not any(has(list(o.subtree), "military_targets") for o in objects):
+        return False
+    subjects = [c for c in trig.children if c.dep_ == "nsubj"]
+    sayers = [c for c in trig.head.children if c.dep_ == "nsubj"]
+    own = [s for s in subjects if s.lower_ in ("it", "we") or s.i in {t.i for t in sayers}]
+    forces = [s for s in subjects if has([s], "combatants")]
+    return bool(own or forces) and bool(sayers)
+
+
+_SAY = frozenset(("say", "claim", "announce", "report", "state"))
+
+
 def promise(trig: Token) -> bool:
     """'anyone found responsible for abuses will face the law': the act is only a condition."""
     if trig.pos_ not in ("NOUN", "PROPN"):

@@ -184,6 +184,7 @@ def typed_mention(
     if (
         out_of_scope.war_total(trig, agents)
         or out_of_scope.justification(trig)
+        or out_of_scope.own_military_target(trig)
         or out_of_scope.promise(trig)
         or out_of_scope.harmless_landing(trig)
         or out_of_scope.uncharged(trig)
