@@ -556,6 +556,23 @@ def test_an_act_brought_to_mind_is_not_the_news(text: str) -> None:
     assert not (ctx.extraction.incidents[0].date.start or "").startswith(("2019", "2025-05"))
 
 
+def test_a_headline_retells_the_news_not_another_act() -> None:
+    """The headline joins the report's own act, not 'another air attack' told below it."""
+    text = (
+        "Missile strike on Kramatorsk block kills nine\n\n"
+        "The body of a 70-year-old man was found under the rubble of the apartment block in "
+        "Kramatorsk on Wednesday, officials said.\n\n"
+        "A day of mourning was held in the city on Thursday. It coincided with another air "
+        "attack on the neighbouring town of Druzhkivka, where officials said a bomb struck a "
+        "school."
+    )
+    ctx = DocContext(doc=load_nlp()(text))
+    for stage in default_stages():
+        stage(ctx)
+    places = [(i.location.name, i.mentions[0].start == 0) for i in ctx.extraction.incidents]
+    assert places == [("Kramatorsk", True), ("Druzhkivka", False)]
+
+
 def test_strike_toll_beside_a_denial_is_the_strike() -> None:
     """'denied shelling X, after officials said the strike killed 14': the claim is an attack."""
     nlp = load_nlp()

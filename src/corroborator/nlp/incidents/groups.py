@@ -6,10 +6,12 @@ particulars join them, and a headline folds into the body's first act of its fam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spacy.tokens import Span
 
+from corroborator.nlp.incidents.context import further
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.roles import IDENTITY
 from corroborator.nlp.incidents.units import Layout, same_story
@@ -96,6 +98,13 @@ def merge(
     return groups
 
 
+def told_as_another(mentions: Sequence[Mention]) -> bool:
+    """'a second missile hit a bus depot', 'another strike': told as a further act."""
+    words = [t for m in mentions for t in (*m.agents, *m.trigger.children)]
+    words += [c for t in words for c in t.children]
+    return further(words)
+
+
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
     """A headline retells the story's main act: its mentions join the first incident of
     the same family told in the body, which keeps the body's (better-informed) type."""
@@ -108,6 +117,7 @@ def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[G
             continue
         body = [o for o in groups if o is not g and family_of(o.type) == family_of(g.type)]
         body = [o for o in body if o.type not in ("no_quarter_order", "coercion_of_troops")]
+        body = [o for o in body if not told_as_another(o.mentions)]  # 'another air attack nearby
         if body and g.type not in ("no_quarter_order", "coercion_of_troops"):
             body[0].mentions.extend(g.mentions)
         else:

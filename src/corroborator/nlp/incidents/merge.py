@@ -19,8 +19,8 @@ from spacy.tokens import Span
 
 from corroborator.isodates import first_day
 from corroborator.models import DateRef, PlaceRef
-from corroborator.nlp.incidents import context
 from corroborator.nlp.incidents import fields as fields
+from corroborator.nlp.incidents.groups import told_as_another
 from corroborator.nlp.incidents.units import is_caption
 
 _ORDERS = ("no_quarter_order", "coercion_of_troops")
@@ -96,7 +96,9 @@ def fold(
     kept: list[Any] = []
     for g in sorted(out, key=lambda g: min(g.units)):
         mine = _particulars(g.units, units, counts, places, dates)
-        bare = not (mine.counts or mine.places or mine.dates or _another(g)) and all(
+        bare = not (
+            mine.counts or mine.places or mine.dates or told_as_another(g.mentions)
+        ) and all(
             # plain "civilians" is the default, not victims of its own
             m.vague or m.anaphoric or not m.victims - {"civilians"}
             for m in g.mentions
@@ -177,7 +179,7 @@ def _toll_of(
 def _told_above(g: Group, hosts: Sequence[Any], para: Sequence[int]) -> Any | None:
     """The nearest of `hosts` told above a killing with no killer of its own, a few
     paragraphs up: the act whose outcome it may tell (a toll, the bodies of those held)."""
-    if _another(g) or any(m.agents for m in g.mentions):
+    if told_as_another(g.mentions) or any(m.agents for m in g.mentions):
         return None
     first = min(g.units)
     above = [h for h in hosts if min(h.units) < first]
@@ -229,13 +231,6 @@ def _same_days(
 
 TOLL_DAYS = 3  # a toll counted this many days after its act is still that act's
 FOUND_DAYS = 14  # bodies of those held found this many days after the detention
-
-
-def _another(g: Group) -> bool:
-    """'a second missile hit a bus depot', 'another strike': told as a further act."""
-    words = [t for m in g.mentions for t in (*m.agents, *m.trigger.children)]
-    words += [c for t in words for c in t.children]
-    return context.further(words)
 
 
 _REACH = 3  # paragraph breaks a bare retelling may sit below its event
