@@ -577,8 +577,8 @@ def comparing(trig: Token, headline: bool) -> bool:
 
 
 def commemorated(trig: Token) -> bool:
-    """'The anniversary of the sarin attack on Eastern Ghouta', 'a vigil in memory of the
-    victims of the massacre': an act remembered is history."""
+    """'The anniversary of the sarin attack on Eastern Ghouta', 'in memory of the massacre':
+    an act remembered is history."""
     return (
         trig.dep_ == "pobj"
         and trig.head.lower_ == "of"

@@ -192,9 +192,9 @@ def uncharged(trig: Token) -> bool:
 
 def charged_kind(trig: Token) -> bool:
     """'Trying a commander on charges of crimes against humanity by murder, rape and sexual
-    slavery', 'faces counts of torture': acts named as the charges are the law's names for
-    what the trial is about; the acts themselves are told where the report tells them ('is
-    charged with the murder of two farmers in Ituri' names one)."""
+    slavery': acts named as the charges are the law's names for what the trial is about;
+    the acts themselves are told where the report tells them ('is charged with the murder
+    of two farmers in Ituri' names one)."""
     if not is_noun(trig):
         return False
     first = trig
