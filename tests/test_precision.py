@@ -247,6 +247,10 @@ STILL_INCIDENTS = [
         "Residents said the army had struck a school near Kani, killing nine children.",
         ["attack_populated_area"],
     ),
+    (  # a military target in villagers' account is their claim
+        "Villagers said soldiers had bombed a checkpoint where civilians queued.",
+        ["attack_populated_area"],
+    ),
     (  # hostages taken here and now
         "Gunmen took 12 hostages from a bus near Gressier on Monday.",
         ["abduction_detention"],

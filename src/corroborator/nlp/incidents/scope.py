@@ -15,7 +15,7 @@ from functools import lru_cache
 from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import first_above, is_noun
-from corroborator.nlp.incidents.lexicon import has, is_act
+from corroborator.nlp.incidents.lexicon import has, is_act, victim_groups
 from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
@@ -67,7 +67,9 @@ def own_military_target(trig: Token) -> bool:
     subjects = [c for c in trig.children if c.dep_ == "nsubj"]
     sayers = [c for c in trig.head.children if c.dep_ == "nsubj"]
     own = [s for s in subjects if s.lower_ in ("it", "we") or s.i in {t.i for t in sayers}]
-    forces = [s for s in subjects if has([s], "combatants")]
+    # 'its forces', 'the air force' as told by an institution, not by residents or 'they'
+    institution = all(s.pos_ != "PRON" and not victim_groups([s]) for s in sayers)
+    forces = [s for s in subjects if has([s], "combatants")] if institution else []
     return bool(own or forces) and bool(sayers)
 
 
