@@ -28,13 +28,12 @@ from corroborator.nlp.incidents.groups import Group
 from corroborator.nlp.incidents.lexicon import is_act
 from corroborator.nlp.incidents.mention import Mention
 from corroborator.nlp.incidents.perpetrators import perpetrators
+from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
 from corroborator.nlp.incidents.sources import complete, evidence_sources, tagged, victim_words
 from corroborator.nlp.incidents.summary import summary
 from corroborator.nlp.incidents.units import is_headline, paragraph
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import to_span
-
-CIVILIAN_GROUPS = frozenset(("children", "women", "elderly"))
 
 
 def _within(start: int, end: int, spans: list[Any]) -> list[Any]:
@@ -65,7 +64,7 @@ def fill(
     victims: set[str] = set().union(*(m.victims for m in ms))
     # civilians' figures may count some of them ('wounding three women' after a strike on
     # a bus station): the group counted is then among the victims
-    countable = victims | (CIVILIAN_GROUPS if "civilians" in victims else set())
+    countable = victims | (CIVILIAN_SUBGROUPS if "civilians" in victims else set())
     triggers = [m.trigger for m in ms]
     for outcome, attr in (("killed", "killed"), ("wounded", "wounded")):
         cs = [
@@ -82,7 +81,7 @@ def fill(
             )
             setattr(inc, attr, Range(best.low, best.high, best.approx))
             src[attr] = [ValueSpan(best.start, best.end, best.text)]
-            if best.counted in CIVILIAN_GROUPS:
+            if best.counted in CIVILIAN_SUBGROUPS:
                 victims.add(best.counted)
     inc.victims = [v for v in VICTIM_GROUPS if v in victims]
     for v in inc.victims:

@@ -13,7 +13,7 @@ from spacy.tokens import Span
 
 from corroborator.nlp.incidents.context import further
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
-from corroborator.nlp.incidents.roles import IDENTITY
+from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
 from corroborator.nlp.incidents.units import Layout, same_story
 
 
@@ -91,7 +91,7 @@ def merge(
                 0 <= u - s.unit <= 2 or s.unit - u == 1 for u in g.units
             ):
                 g.mentions.append(s)
-                named = any(m.victims & IDENTITY - {"civilians"} for m in g.mentions)
+                named = any(m.victims & CIVILIAN_SUBGROUPS for m in g.mentions)
                 if g.type == "killing_civilians" and not named:  # 'villagers' stay civilians
                     g.type = "killing_captives"
                 break

@@ -536,24 +536,30 @@ def described_event(clause: Token) -> Token | None:
     return None
 
 
+def _likened(verb: Token) -> list[Token] | None:
+    """What a verb or adjective of likeness compares its subject to ('recalls the massacre',
+    'was reminiscent of the assault'); None where the clause likens nothing."""
+    likeness = words()["likeness"]
+    if verb.lemma_.lower() in likeness:
+        return [c for c in verb.children if c.dep_ == "dobj"]
+    said = [
+        c for c in verb.children if c.dep_ in ("acomp", "attr") and c.lemma_.lower() in likeness
+    ]
+    if not said:
+        return None
+    return [g for c in said for p in c.children if p.lower_ in ("of", "to") for g in p.children]
+
+
 def compared(tok: Token) -> bool:
     """'The Djaiba attack recalls the attack on Plaine Savo, in which 60 were killed', 'the
     assault was reminiscent of the one on Zamzam in April': what the sentence tells beside
     the act it starts from (another act, its date, its toll) is another event. Only with
     acts on both sides ('it', 'this' for the first): a survivor who recalls an attack tells
     it, and 'it echoes statements' compares no acts."""
-    likeness = words()["likeness"]
     for verb in tok.ancestors:
-        if verb.pos_ not in ("VERB", "AUX"):
+        objects = _likened(verb) if verb.pos_ in ("VERB", "AUX") else None
+        if objects is None:
             continue
-        said = [c for c in verb.children if c.dep_ in ("acomp", "attr")]
-        if verb.lemma_.lower() in likeness:
-            objects = [c for c in verb.children if c.dep_ == "dobj"]
-        else:
-            of = [p for c in said if c.lemma_.lower() in likeness for p in c.children]
-            objects = [g for p in of if p.lower_ in ("of", "to") for g in p.children]
-            if not said or not of:
-                continue
         subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
         return (
             any(o.lemma_.lower() in _ACTS for o in objects)
@@ -569,11 +575,7 @@ def comparing(trig: Token, headline: bool) -> bool:
     the other one."""
     if headline or trig.dep_ not in ("nsubj", "nsubjpass") or not _definite(trig):
         return False
-    verb = trig.head
-    likeness = words()["likeness"]
-    return verb.lemma_.lower() in likeness or any(
-        c.dep_ in ("acomp", "attr") and c.lemma_.lower() in likeness for c in verb.children
-    )
+    return _likened(trig.head) is not None
 
 
 def commemorated(trig: Token) -> bool:

@@ -172,7 +172,7 @@ def head_noun(patient: list[Token]) -> Token | None:
     return min(patient, key=lambda t: (len(list(t.ancestors)), t.i)) if patient else None
 
 
-IDENTITY = {"civilians", "children", "women", "elderly"}
+CIVILIAN_SUBGROUPS = frozenset(("children", "women", "elderly"))  # civilians named by who
 
 
 def kill_type(
@@ -222,7 +222,7 @@ def kill_type(
         # 'I shot her': who she was may be said elsewhere in the sentence
         agent_ids = {t.i for t in agents}
         rest = [t for t in unit if t.i not in agent_ids and t.i != trigger.i]
-        found = victim_groups(rest) & IDENTITY - {"civilians"}
+        found = victim_groups(rest) & CIVILIAN_SUBGROUPS
         if found:
             return "killing_civilians", found | {"civilians"}, False, False
         return "killing_civilians", {"civilians"}, True, False

@@ -239,8 +239,10 @@ def typed_mention(
         if family == "attack":
             return None
     if family == "kill":
-        accident = has(list(unit), "accident") or has(list(unit), "blaze_causes")
-        if (not agents or strength == "weak") and accident:
+        words = list(unit)
+        if (not agents or strength == "weak") and (
+            has(words, "accident") or has(words, "blaze_causes")
+        ):
             return None  # 'killed when a bus collided with a lorry', 'died in a house fire'
         if strength == "weak" and trig.lower_ not in ("shot",):
             die = low(trig) in ("die", "death", "dead")
