@@ -162,6 +162,40 @@ def test_wire_copy_attack_with_outcome(extract) -> None:
     assert "official_statement" in inc.evidence_types
 
 
+def test_disclaimer_doubts_the_accounts_before_it_not_a_toll_told_later(extract) -> None:
+    """'None of their accounts can be verified' looks back to the prisoners' accounts; a
+    minister's toll told paragraphs on is not among them."""
+    ex = extract(
+        "Two captured Russian soldiers said in videos released on Monday that their commander "
+        "ordered them to shoot a family fleeing in a car near Izium.\n\n"
+        "One of them said the father and his teenage son were killed on the spot.\n\n"
+        "None of their accounts can be verified.\n\n"
+        "The videos were posted on the security service's channel.\n\n"
+        "Officials also spoke about the wider war on Monday.\n\n"
+        "The regional governor gave an update on the situation in the region.\n\n"
+        "Separately, the defence minister said a Russian missile had struck a school in "
+        "Zaporizhzhia overnight, killing four teachers."
+    )
+    disclaimer = "None of their accounts can be verified"
+    hedged = {i.type: [h.text for h in i.hedges] for i in ex.incidents}
+    assert disclaimer in hedged["killing_civilians"], hedged
+    assert disclaimer not in hedged["attack_populated_area"], hedged
+
+
+def test_disclaimer_about_other_claims_in_its_paragraph_stays_there(extract) -> None:
+    """A disclaimer closing a paragraph of claims no incident holds (an exchange of fire)
+    doubts those claims, not a strike told earlier."""
+    ex = extract(
+        "A government air strike hit the market in the village of Thayet Chaung on Friday, "
+        "killing nine civilians, residents said.\n\n"
+        "Rebel fighters said they had killed twelve soldiers in an ambush on a convoy the same "
+        "day, and the army said it had repelled the attack. We could not verify either "
+        "side's claims."
+    )
+    strike = [i for i in ex.incidents if i.killed.low == 9]
+    assert strike and not strike[0].hedges, [h.text for h in strike[0].hedges]
+
+
 def test_military_target_is_not_an_attack_on_civilians(extract) -> None:
     ex = extract(
         "A military airfield south of the city has been hit by missiles, destroying the "

@@ -12,6 +12,7 @@ merged, and fields are filled from the earlier stages' records in the same sente
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
 
@@ -20,52 +21,89 @@ from corroborator.nlp.incidents import counts as tolls
 from corroborator.nlp.incidents import dated, fields
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
-from corroborator.nlp.incidents.groups import fold_headline, merge
+from corroborator.nlp.incidents.groups import Group, fold_headline, merge
 from corroborator.nlp.incidents.lexicon import act_families
 from corroborator.nlp.incidents.mention import Mention, family_of
 from corroborator.nlp.incidents.resolve import resolve_types
 from corroborator.nlp.incidents.sentence import mentions_in_unit
 from corroborator.nlp.incidents.summary import summary
 from corroborator.nlp.incidents.threats import threat_mentions
-from corroborator.nlp.incidents.units import layout, quote_index
+from corroborator.nlp.incidents.units import Layout, layout, para_gap, quote_index
 from corroborator.nlp.pipeline import DocContext
 from corroborator.nlp.stages.hedges import sentence_units
 
 # An attack's toll is told in kill words ("the casualty figures"), so the two families
 # share disclaimers about one another.
 _KIN = {"kill": {"kill", "attack"}, "attack": {"attack", "kill"}}
+HEDGE_AHEAD = 3  # paragraphs after a disclaimer whose acts it may still qualify
 # What a disclaimer about numbers calls them ("could not verify the figures").
+_VERIFY = re.compile(r"verif|confirm|corroborat", re.I)
 _FIGURES = re.compile(r"\b(?:figures?|numbers?|tolls?|tall(?:y|ies)|statistics|counts?)\b", re.I)
 
 
+@dataclass(frozen=True)
+class Disclaimer:
+    """A verification disclaimer and what it can qualify."""
+
+    span: TextSpan
+    families: frozenset[str]  # act families it names (none: any)
+    figures: bool  # about figures: qualifies only incidents told with a toll
+    unit: int  # its sentence unit
+    scope: frozenset[int] | None  # the incidents' units of its paragraph it is about
+
+
 def report_hedges(
-    ctx: DocContext, units: list[Span], claimed: set[int]
-) -> list[tuple[TextSpan, set[str], bool]]:
-    """Verification disclaimers, each with the act families it can qualify and whether it
-    is about figures. A sentence that names no act ("Euronews could not verify these
-    claims") qualifies the whole report. One that reports an incident of its own ("an
-    unverified video of a beheading surfaced") qualifies that incident only, which holds it
-    already. One that names an act outside any incident ("unable to verify the number of
-    deaths") qualifies acts of that family. One about figures ("it was not possible to
-    verify the figures") qualifies only incidents that give a toll."""
+    ctx: DocContext, units: list[Span], claimed: set[int], lay: Layout
+) -> list[Disclaimer]:
+    """Verification disclaimers and what each can qualify. A sentence that names no act ("Euronews
+    could not verify these claims") qualifies the report, unless its paragraph tells acts:
+    then it doubts those ("Resistance fighters say they killed seven soldiers. We cannot
+    verify either side's claims": an exchange of claims no incident holds, so none; beside
+    a video of two men shot, that killing only). One that reports an incident of its own
+    ("an unverified video of a beheading surfaced") qualifies that incident only, which
+    holds it already. One that names an act outside any incident ("unable to verify the
+    number of deaths") qualifies acts of that family. One about figures ("it was not
+    possible to verify the figures") qualifies only incidents that give a toll."""
     out = []
     for h in ctx.extraction.hedges:
-        if not any(w in h.text.lower() for w in ("verif", "confirm", "corroborat")):
+        if not _VERIFY.search(h.text):
             continue
         k = next((k for k, u in enumerate(units) if u.start_char <= h.start < u.end_char), None)
         if k is None:
             continue
-        families = {f for t in units[k] for f in act_families(t)}
+        families = frozenset(f for t in units[k] for f in act_families(t))
         if families and k in claimed:
             continue
+        scope = None
+        if not families:
+            told = [
+                j
+                for j in range(len(units))
+                if j != k and lay.para[j] == lay.para[k]
+                if any(act_families(t) for t in units[j])
+            ]
+            if told:
+                scope = frozenset(j for j in told if j in claimed)
+                if not scope:
+                    continue
         figures = bool(_FIGURES.search(h.text))
-        out.append((TextSpan(h.start, h.end, h.text), families, figures))
+        out.append(Disclaimer(TextSpan(h.start, h.end, h.text), families, figures, k, scope))
     return out
 
 
-def _qualifies(families: set[str], incident_type: str) -> bool:
-    family = family_of(incident_type)
-    return not families or bool(families & _KIN.get(family, {family}))
+def _qualifies(d: Disclaimer, g: Group, lay: Layout) -> bool:
+    """The disclaimer can doubt this incident: one of the acts it names, or any; in its
+    scope; and told before it ('None of their accounts can be verified', 'these claims'),
+    or just after: not acts a report goes on to tell paragraphs later (a minister's toll
+    below soldiers' unverifiable accounts)."""
+    family = family_of(g.type)
+    if d.families and not d.families & _KIN.get(family, {family}):
+        return False
+    units = {m.unit for m in g.mentions}
+    if d.scope is not None and not units & d.scope:
+        return False
+    first = min(units)
+    return first <= d.unit or para_gap(lay, d.unit, first) <= HEDGE_AHEAD
 
 
 class IncidentsStage:
@@ -105,10 +143,10 @@ class IncidentsStage:
                     counts.setdefault(k, set()).add(c.low)
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
-        doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions})
+        doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)
         for g in groups:
-            hedges = [(h, n) for h, fs, n in doc_hedges if _qualifies(fs, g.type)]
+            hedges = [(d.span, d.figures) for d in doc_hedges if _qualifies(d, g, lay)]
             inc = fill(g, units, ctx, hedges, recalled, recap)
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
