@@ -196,6 +196,22 @@ def test_disclaimer_about_other_claims_in_its_paragraph_stays_there(extract) -> 
     assert strike and not strike[0].hedges, [h.text for h in strike[0].hedges]
 
 
+def test_a_second_strike_stays_apart_though_the_headline_names_both(extract) -> None:
+    """A headline telling two strikes shares words with each: it must not join them, and a
+    sentence recalling the first ('after the market was hit') while telling 'a second
+    drone' still tells a further act."""
+    ex = extract(
+        "Drone hits Kramatorsk market; school in Sloviansk struck hours later\n\n"
+        "A Russian drone hit a crowded market in Kramatorsk on Monday morning, killing two "
+        "vendors.\n\n"
+        "Several hours after the market was hit, a second drone struck a school in Sloviansk, "
+        "a town north of Kramatorsk, wounding a teacher."
+    )
+    places = sorted(i.location.name for i in ex.incidents if i.location)
+    assert _types(ex) == ["attack_populated_area", "attack_populated_area"]
+    assert places == ["Kramatorsk", "Sloviansk"]
+
+
 def test_military_target_is_not_an_attack_on_civilians(extract) -> None:
     ex = extract(
         "A military airfield south of the city has been hit by missiles, destroying the "

@@ -78,6 +78,8 @@ def merge(
                 if g.type == m.type and q is not None and any(quote_of.get(u) == q for u in g.units)
             ]
             cands = same_quote or [g for g in groups if _compatible(g, m, counts, lay)]
+            if _further(m):  # one more act: it joins only what its own sentence tells
+                cands = [g for g in cands if g.units == {m.unit}]
             target = cands[-1] if cands else None
         if target is None:
             target = Group(m.type, [])
@@ -96,6 +98,16 @@ def merge(
                     g.type = "killing_captives"
                 break
     return groups
+
+
+def _further(m: Mention) -> bool:
+    """The act or its doer is told as one more: 'a second drone struck the hospital',
+    'another strike', 'separately, three men were killed' (not 'missiles hit the second
+    floor', nor 'it was the third strike on a school', which says what the act was)."""
+    if m.trigger.dep_ == "attr":
+        return False
+    deps = ("amod", "det", "advmod")
+    return further(c for t in (m.trigger, *m.agents) for c in t.children if c.dep_ in deps)
 
 
 def told_as_another(mentions: Sequence[Mention]) -> bool:
