@@ -112,9 +112,7 @@ def _further(m: Mention) -> bool:
 
 def told_as_another(mentions: Sequence[Mention]) -> bool:
     """'a second missile hit a bus depot', 'another strike': told as a further act."""
-    words = [t for m in mentions for t in (*m.agents, *m.trigger.children)]
-    words += [c for t in words for c in t.children]
-    return further(words)
+    return any(_further(m) for m in mentions)
 
 
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
