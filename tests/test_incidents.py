@@ -212,6 +212,34 @@ def test_a_second_strike_stays_apart_though_the_headline_names_both(extract) -> 
     assert places == ["Kramatorsk", "Sloviansk"]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "One of the detained farmers, a 61-year-old beekeeper, died of his injuries after "
+            "the beatings in the basement in Vysokopillia.",
+            "killing_captives",
+        ),
+        (
+            "Two men held in custody at the police station in Pervomaisk were shot dead by "
+            "officers on Sunday night.",
+            "killing_captives",
+        ),
+        (
+            "A woman who had come to ask about her detained son was shot dead at the gate of "
+            "the police station in Pervomaisk.",
+            "killing_civilians",
+        ),
+        ("Three civilians died when a shell hit their house in Kupiansk.", "attack_populated_area"),
+    ],
+)
+def test_victims_held_by_their_own_words_are_captives(extract, text: str, kind: str) -> None:
+    """Who died is the subject of 'died'; the victims' own words ('held in custody', 'one
+    of the detained farmers') make them captives, a relative clause about someone else
+    ('her detained son') does not."""
+    assert _types(extract(text)) == [kind]
+
+
 def test_military_target_is_not_an_attack_on_civilians(extract) -> None:
     ex = extract(
         "A military airfield south of the city has been hit by missiles, destroying the "

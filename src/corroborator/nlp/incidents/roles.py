@@ -12,6 +12,8 @@ from spacy.tokens import Span, Token
 from corroborator.nlp.incidents.lexicon import has, lexicon, low, matches, victim_groups
 from corroborator.nlp.pipeline import text_of
 
+_HOLDING = ("acl", "amod", "prep")
+
 
 def is_passive(verb: Token) -> bool:
     """Passive, including the elided 'and the lieutenant killed'."""
@@ -201,6 +203,10 @@ def kill_type(
     words = [t for t in patient if t.pos_ != "PRON" or t.lower_ in ("everyone", "anyone", "ours")]
     victims = victim_groups(words)
     victims |= victim_groups(full) & {"deserters", "own_soldiers", "prisoners_of_war"}
+    # held by the victims' own words, not a relative clause's ('two men held in custody',
+    # 'one of the detained men'; not 'a woman who had visited her detained son')
+    held = [t for p in patient for c in p.children if c.dep_ in _HOLDING for t in c.subtree]
+    victims |= victim_groups(held) & {"detainees"}
     if agent_own:
         victims.add("own_soldiers")
     if victims & {"prisoners_of_war", "detainees"} or (

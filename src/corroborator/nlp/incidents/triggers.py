@@ -29,7 +29,13 @@ from corroborator.nlp.incidents.mood import (
     is_hypothetical,
     negated,
 )
-from corroborator.nlp.incidents.roles import first_person, head_noun, is_person, kill_type
+from corroborator.nlp.incidents.roles import (
+    first_person,
+    head_noun,
+    is_person,
+    kill_type,
+    noun_group,
+)
 from corroborator.nlp.incidents.threats import PERSONAL, coercion_context
 from corroborator.nlp.incidents.units import is_headline
 
@@ -256,6 +262,8 @@ def typed_mention(
                 ctx += [t for c in trig.children if c.dep_ == "nsubj" for t in c.subtree]
             if not victim_groups(ctx) or has(ctx, "combatants"):
                 return None
+        if low(trig) in ("die", "dead") and not patient:  # who died is its subject
+            patient = [t for c in trig.children if c.dep_ == "nsubj" for t in noun_group(c)]
         ktype, victims, vague, ambiguous = kill_type(trig, agents, patient, unit)
         if ktype is None:
             return None
