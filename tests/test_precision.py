@@ -151,6 +151,10 @@ NOT_INCIDENTS = {
         "civilians in the province.",
         # a period singled out of a running count, whatever the figure
         "Officials say 48 civilians were killed in the two districts in September alone.",
+        # a toll spread over a region, a span or several acts, whatever the figure
+        "The governor said 23 civilians were killed across the Sumy region last month.",
+        "At least 19 people were reported killed in the attacks the mission followed this week.",
+        "Nine civilians were killed in the province over the same month, the council said.",
     ],
     "shielded": [
         "The agency asked both armies to protect clinics from attack.",
@@ -243,6 +247,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # one massacre over two days
+        "Soldiers executed at least 30 men in the village of Diafarabe over two days in March.",
+        ["killing_civilians"],
+    ),
     (  # what others say the army struck
         "Residents said the army had struck a school near Kani, killing nine children.",
         ["attack_populated_area"],

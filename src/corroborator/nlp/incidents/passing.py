@@ -329,6 +329,7 @@ TALLY_MIN = 5  # acts counted from this many up are a tally ('47 attacks'), not 
 
 
 _EVENTS = frozenset(("attack", "strike", "airstrike", "raid", "bombing", "shelling", "assault"))
+_SEVERAL = _EVENTS | {"incident"}  # 'killed in the incidents we followed'
 
 
 _COUNTED = frozenset(("incident", "case"))  # '412 incidents of killings', '45 cases of rape'
@@ -413,6 +414,8 @@ def period_tally(trig: Token) -> bool:
     alone = any(t.lower_ == "alone" for t in trig.sent)
     if alone and any(_alone(t) for t in [*_own_words(verb), *trig.subtree]):
         return True
+    if any(_spread(t) for t in _own_words(verb)):
+        return True
     if is_noun(trig):
         counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
     else:
@@ -420,6 +423,24 @@ def period_tally(trig: Token) -> bool:
     if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
         return False
     return any(_period(t) for t in _own_words(verb))
+
+
+def _spread(tok: Token) -> bool:
+    """'killed across the Kherson region', 'across seven countries', 'over the same month',
+    'in the incidents we followed': a toll spread over a region, a span or several acts,
+    whatever the figure."""
+    if tok.dep_ != "prep":
+        return False
+    objs = [g for g in tok.children if g.dep_ == "pobj"]
+    lemmas = {g.lemma_.lower() for g in objs}
+    if tok.lower_ in ("across", "throughout"):
+        return bool(lemmas & words()["expanse"]) or any(g.tag_ == "NNPS" for g in objs)
+    if tok.lower_ in ("over", "during"):  # 'over the same month', not 'over two days'
+        spans = [g for g in objs if g.lemma_.lower() in words()["period"] | words()["duration"]]
+        return any(
+            g.lemma_ != "day" and not any(c.dep_ == "nummod" for c in g.children) for g in spans
+        )
+    return tok.lower_ == "in" and any(g.tag_ == "NNS" and g.lemma_ in _SEVERAL for g in objs)
 
 
 def _own_words(verb: Token) -> list[Token]:
