@@ -120,6 +120,9 @@ NOT_INCIDENTS = {
         "Further drone strikes could cause heavy casualties, the agency warned."
     ],
     "generic": [
+        # an ongoing kind of act, its done-to a bare plural with no place or day
+        "They are also killing and abducting men, the refugees said.",
+        "Aid workers cannot reach the valley while villages are being shelled.",
         "Government jets bomb schools and clinics in the valley every week, residents say.",
         "Militants who kidnap aid workers will be hunted down, the general said.",
         "The militia has been accused of rapes and killings across the province.",
@@ -247,6 +250,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # an ongoing act with its place
+        "Soldiers are shooting civilians in the streets of Kupiansk, a resident told us.",
+        ["killing_civilians"],
+    ),
     (  # one massacre over two days
         "Soldiers executed at least 30 men in the village of Diafarabe over two days in March.",
         ["killing_civilians"],

@@ -96,6 +96,8 @@ def generic_claim(trig: Token, headline: bool) -> bool:
         if verb.lemma_.lower() in words()["telling"]:
             return False  # 'survivors describe beatings' reports acts
         return trig.tag_ == "NNS" and _present(verb) or (_present(verb) and _frequent(verb))
+    if _ongoing(trig):
+        return _kind_of_patients(trig)
     if trig.tag_ not in _PRESENT or any(c.dep_ in ("aux", "auxpass") for c in trig.children):
         return False
     if trig.dep_ == "relcl" and trig.head.tag_ == "NNS" and _bare(trig.head):
@@ -104,6 +106,28 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     if not objs and any(c.dep_ == "nsubj" for c in trig.children):
         return True  # 'These gangs kill, rape and burn with total impunity'
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
+
+
+def _ongoing(verb: Token) -> bool:
+    """Present progressive: 'they are killing', 'towns are being bombed'."""
+    aux = [c.lower_ for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    now = any(a in ("is", "are", "am", "'re", "'s") for a in aux)
+    return now and (verb.tag_ == "VBG" or "being" in aux)
+
+
+def _kind_of_patients(verb: Token) -> bool:
+    """Its done-to are bare plurals with no place, number or day of their own ('killing and
+    taking people', 'while towns are being bombed'; not 'are shelling the centre of
+    Kharkiv')."""
+    deps = ("dobj", "nsubjpass")
+    objs = [c for c in verb.children if c.dep_ in deps]
+    objs = objs or [c for j in verb.conjuncts for c in j.children if c.dep_ in deps]
+    if not objs or not all(o.tag_ == "NNS" and _bare(o) for o in objs):
+        return False
+    told = [t for o in objs for t in o.subtree] + [
+        t for c in verb.children if c.dep_ in ("prep", "npadvmod") for t in c.subtree
+    ]
+    return not any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in told)
 
 
 _REPUTE = frozenset(("know", "notorious", "infamous", "reputed"))
