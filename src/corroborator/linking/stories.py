@@ -27,7 +27,6 @@ id is its earliest member's id, so ids stay stable as documents arrive.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import heapq
 import math
@@ -48,7 +47,6 @@ from corroborator.linking import concepts
 from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
 from corroborator.nlp import lexicon
-from corroborator.nlp.lang.detect import CYRILLIC
 
 LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
@@ -366,14 +364,6 @@ def _protagonist_conflict(a: _Vec, b: _Vec) -> bool:
     return not _spelled(a.protagonist[1:], b) and not _spelled(b.protagonist[1:], a)
 
 
-def _extracted(vec: _Vec) -> bool:
-    """Its towns and actors come from a pipeline of its language: English text parsed by
-    the English model, Russian or Ukrainian by theirs. A German or Spanish report's come
-    from the English model too, which takes its capitalised nouns for names and a word like
-    'une' or 'Stelle' for a town: no evidence that it tells another story."""
-    return vec.language in (None, "en", *CYRILLIC)
-
-
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
     """Overlap coefficient: a short excerpt holding some of a long report's quotes counts."""
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
@@ -567,10 +557,6 @@ class StoryIndex:
         if gap > WINDOW_DAYS:
             return 0.0
         c = self.components(a, b)
-        if not (_extracted(a) and _extracted(b)):
-            c = dataclasses.replace(
-                c, place_conflict=False, actor_conflict=False, protagonist_conflict=False
-            )
         who = max(c.names, c.entities)
         text = c.text
         if a.language and b.language and a.language != b.language:
