@@ -637,7 +637,8 @@ def _incident_scores(docs: Path, gold: Path, tmp: Path) -> dict[str, Any]:
 # .500/.737, blind .895/.714, seeds unchanged; then (homes on fire, dated period tallies,
 # charges not brought) dev3 .485/.708, held3 .538/.737.
 SETS = {
-    "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.85, 0.75),
+    # dev: .867/.765 -> .933/.824 once 'one of the detained men died' names who died
+    "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.9, 0.8),
     "precision-held": (PRECISION / "held" / "docs", PRECISION / "held" / "gold.jsonl", 0.95, 0.95),
     "precision-held2": (
         PRECISION / "held2" / "docs",
@@ -645,7 +646,7 @@ SETS = {
         0.95,
         0.65,
     ),
-    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.47, 0.69),
+    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.55, 0.69),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)
@@ -659,21 +660,23 @@ SETS = {
     # rules and .318/.750 after them (its errors not read); .391/.875 after session 19's
     # rule read off held3; read in session 20 (a dev set since): .439/.875 after deaths
     # from illness, exchanges of fire, disproved reports, 'neither'/'without' and history
-    # dated half a year before the report stopped being incidents
+    # dated half a year before the report stopped being incidents; .645/.938 after session
+    # 23's (a second drone's strike told apart, a toll across a region a total)
     "precision-held4": (
         PRECISION / "held4" / "docs",
         PRECISION / "held4" / "gold.jsonl",
-        0.42,
+        0.62,
         0.85,
     ),
     # held5: written blind in session 20, scored once at its end: .383/.750 (.367/.750 with
     # the rules the session started with); .409/.750 once an illness or a natural disaster
     # as the killer ('cholera had killed at least 40') was no one's act, .419/.750 once a
-    # count 'in August alone' was a period's tally (both read off held5)
+    # count 'in August alone' was a period's tally (both read off held5); .625/.750 after
+    # session 23's (an ongoing kind of act, 'they are also killing and taking people')
     "precision-held5": (
         PRECISION / "held5" / "docs",
         PRECISION / "held5" / "gold.jsonl",
-        0.41,
+        0.6,
         0.74,
     ),
     # held6: written blind in session 21, scored once: .574/.826 with the starting rules,
@@ -685,14 +688,17 @@ SETS = {
         0.62,
         0.8,
     ),
-    # held7: written blind in session 22, scored once: .516/.696 with the starting rules
+    # held7: written blind in session 22, scored once: .516/.696 with the starting rules;
+    # .533/.696 at its end; .516/.696 after session 23's (reading who died from the subject
+    # of 'died' added two incidents its gold does not hold; its errors not read)
     "precision-held7": (
         PRECISION / "held7" / "docs",
         PRECISION / "held7" / "gold.jsonl",
         0.5,
         0.68,
     ),
-    # held8: written blind in session 23, scored once: .571/.773 with the starting rules
+    # held8: written blind in session 23, scored once: .571/.773 with the starting rules,
+    # unchanged at its end (errors not read)
     "precision-held8": (
         PRECISION / "held8" / "docs",
         PRECISION / "held8" / "gold.jsonl",
