@@ -36,8 +36,8 @@ from corroborator.nlp.stages.hedges import sentence_units
 # share disclaimers about one another.
 _KIN = {"kill": {"kill", "attack"}, "attack": {"attack", "kill"}}
 HEDGE_AHEAD = 3  # paragraphs after a disclaimer whose acts it may still qualify
-# What a disclaimer about numbers calls them ("could not verify the figures").
 _VERIFY = re.compile(r"verif|confirm|corroborat", re.I)
+# What a disclaimer about numbers calls them ("could not verify the figures").
 _FIGURES = re.compile(r"\b(?:figures?|numbers?|tolls?|tall(?:y|ies)|statistics|counts?)\b", re.I)
 
 
@@ -55,11 +55,11 @@ class Disclaimer:
 def report_hedges(
     ctx: DocContext, units: list[Span], claimed: set[int], lay: Layout
 ) -> list[Disclaimer]:
-    """Verification disclaimers and what each can qualify. A sentence that names no act ("Euronews
-    could not verify these claims") qualifies the report, unless its paragraph tells acts:
-    then it doubts those ("Resistance fighters say they killed seven soldiers. We cannot
-    verify either side's claims": an exchange of claims no incident holds, so none; beside
-    a video of two men shot, that killing only). One that reports an incident of its own
+    """Verification disclaimers and what each can qualify. A sentence that names no act
+    ("Euronews could not verify these claims") qualifies the report, unless its paragraph
+    tells acts: then it doubts those ("Resistance fighters say they killed seven soldiers.
+    We cannot verify either side's claims": an exchange of claims no incident holds, so
+    none; beside a video of two men shot, that killing only). One that reports an incident of its own
     ("an unverified video of a beheading surfaced") qualifies that incident only, which
     holds it already. One that names an act outside any incident ("unable to verify the
     number of deaths") qualifies acts of that family. One about figures ("it was not
