@@ -108,6 +108,11 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
 
 
+def _has_particulars(words: list[Token]) -> bool:
+    """A number, a place or a day among these words: what makes an act one act."""
+    return any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in words)
+
+
 def _ongoing(verb: Token) -> bool:
     """Present progressive: 'they are killing', 'towns are being bombed'."""
     aux = [c.lower_ for c in verb.children if c.dep_ in ("aux", "auxpass")]
@@ -127,7 +132,7 @@ def _kind_of_patients(verb: Token) -> bool:
     told = [t for o in objs for t in o.subtree] + [
         t for c in verb.children if c.dep_ in ("prep", "npadvmod") for t in c.subtree
     ]
-    return not any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in told)
+    return not _has_particulars(told)
 
 
 _REPUTE = frozenset(("know", "notorious", "infamous", "reputed"))
@@ -160,7 +165,7 @@ def _kind_of_targets(trig: Token) -> bool:
     ):
         return False
     told = [t for o in objs for t in o.subtree] + [c for c in trig.children if c.dep_ == "prep"]
-    return not any(t.like_num or t.ent_type_ in ("GPE", "LOC", "FAC", "DATE", "TIME") for t in told)
+    return not _has_particulars(told)
 
 
 def _accused_now(trig: Token) -> bool:
@@ -438,7 +443,10 @@ def period_tally(trig: Token) -> bool:
     alone = any(t.lower_ == "alone" for t in trig.sent)
     if alone and any(_alone(t) for t in [*_own_words(verb), *trig.subtree]):
         return True
-    if any(_spread(t) for t in _own_words(verb)):
+    # a toll spread over a region or span: the clause's own words are gathered only when a
+    # preposition of the kind is there (most triggers have none)
+    spread = {t.i for t in verb.subtree if _spread(t)}
+    if spread and any(t.i in spread for t in _own_words(verb)):
         return True
     if is_noun(trig):
         counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
