@@ -33,6 +33,21 @@ def test_offsets_map_back_to_the_same_characters(raw: str) -> None:
         assert ch in (" ", "\n") or ch in unicodedata.normalize("NFC", raw[o : o + 3])
 
 
+@given(texts, st.lists(st.integers(min_value=0, max_value=300), max_size=6))
+def test_dropped_ranges_leave_and_map_around_them(raw: str, marks: list[int]) -> None:
+    """Furniture cuts: no working character comes from inside a cut, and each maps back to
+    the character it was (or the run NFC made it from)."""
+    ends = sorted({min(m, len(raw)) for m in marks})
+    cuts = [(ends[k], ends[k + 1]) for k in range(0, len(ends) - 1, 2)]
+    text, points = normalize(raw, cuts)
+    for i, ch in enumerate(text):
+        o = to_original(i, points)
+        assert not any(a <= o < b for a, b in cuts)
+        assert (
+            ch == raw[o] or ch in (" ", "\n") or ch in unicodedata.normalize("NFC", raw[o : o + 3])
+        )
+
+
 def test_a_character_nfc_expands_maps_back_to_itself() -> None:
     """U+FB2C (a Hebrew presentation form) becomes three characters under NFC; each maps
     back to it, and the original span of it maps to all three."""

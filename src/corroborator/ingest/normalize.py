@@ -66,30 +66,53 @@ def normalize(raw: str, drop: Sequence[tuple[int, int]] = ()) -> tuple[str, list
             i = cut[1]
             points.append((w, i))
             continue
-        # NFC per grapheme run: compose a base char with following combining marks.
-        j = i + 1
-        while j < n and unicodedata.combining(raw[j]):
-            j += 1
-        chunk = raw[i:j]
-        if chunk in _DROP:
-            piece = ""
-        elif chunk in _SPACES:
-            piece = " "
-        elif chunk in _LINE_BREAKS:
-            piece = "\n"
-        else:
-            piece = unicodedata.normalize("NFC", chunk)
-        if len(piece) != len(chunk) and (not points or points[-1] != (w, i)):
-            points.append((w, i))
-        # a character NFC expands (U+FB2C, U+1D15E: composition exclusions) maps every
-        # working character it became back to itself
-        points.extend((w + k, i) for k in range(1, len(piece)) if len(piece) > len(chunk))
-        out.append(piece)
-        w += len(piece)
-        i = j
-        if len(piece) != len(chunk):
-            points.append((w, i))
+        # A clean run up to the next odd character or cut passes whole: most of a text
+        # is, and walking it a character at a time cost ~3 ms per article.
+        odd = _ODD.search(raw, i, cut[0] if cut is not None else n)
+        stop = odd.start() if odd else (cut[0] if cut is not None else n)
+        if stop > i and _clean(raw, i, stop):
+            out.append(raw[i:stop])
+            w += stop - i
+            i = stop
+            continue
+        w, i = _step(raw, i, w, out, points)
     return "".join(out), points
+
+
+def _clean(raw: str, i: int, stop: int) -> bool:
+    """raw[i:stop] is in NFC and no combining mark joins it to what follows."""
+    return unicodedata.is_normalized("NFC", raw[i:stop]) and not (
+        stop < len(raw) and unicodedata.combining(raw[stop])
+    )
+
+
+def _step(
+    raw: str, i: int, w: int, out: list[str], points: list[tuple[int, int]]
+) -> tuple[int, int]:
+    """Normalise one character with its combining marks (NFC per grapheme run); the working
+    and original offsets after it."""
+    j = i + 1
+    while j < len(raw) and unicodedata.combining(raw[j]):
+        j += 1
+    chunk = raw[i:j]
+    if chunk in _DROP:
+        piece = ""
+    elif chunk in _SPACES:
+        piece = " "
+    elif chunk in _LINE_BREAKS:
+        piece = "\n"
+    else:
+        piece = unicodedata.normalize("NFC", chunk)
+    if len(piece) != len(chunk) and (not points or points[-1] != (w, i)):
+        points.append((w, i))
+    # a character NFC expands (U+FB2C, U+1D15E: composition exclusions) maps every
+    # working character it became back to itself
+    points.extend((w + k, i) for k in range(1, len(piece)) if len(piece) > len(chunk))
+    out.append(piece)
+    w += len(piece)
+    if len(piece) != len(chunk):
+        points.append((w, j))
+    return w, j
 
 
 def to_original(offset: int, points: list[tuple[int, int]]) -> int:
