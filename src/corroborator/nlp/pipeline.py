@@ -182,12 +182,18 @@ def extract_many(
     Russian and Ukrainian paragraphs go to their own stages (`nlp.lang.route`); the rest,
     and every all-English document whole, through spaCy. `languages` are declared ones."""
     from corroborator.nlp.lang import route
+    from corroborator.nlp.lang.detect import language_of
 
     nlp = load_nlp()
     stages = stages if stages is not None else default_stages()
     pairs = list(items)
     declared = list(languages) if languages is not None else [None] * len(pairs)
-    plans = [route.plan(text, lang) for (text, _), lang in zip(pairs, declared, strict=True)]
+    # undeclared: the document's language as ingest would store it, so one short paragraph
+    # lingua misreads does not leave the English pipeline
+    plans = [
+        route.plan(text, lang or language_of(text))
+        for (text, _), lang in zip(pairs, declared, strict=True)
+    ]
     pieces = [
         (n, seg_off + off, piece)
         for n, plan in enumerate(plans)

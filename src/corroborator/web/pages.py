@@ -124,7 +124,17 @@ def document_page(request: Request, document_id: str) -> HTMLResponse:
         media=store.document_media([document_id]).get(document_id, []),
         facts=store.document_facts([document_id]).get(document_id, {}),
         forward=store.document_origins([document_id]).get(document_id),
+        names_only=_names_only(ex),
     )
+
+
+def _names_only(ex: dict[str, Any]) -> list[str]:
+    """Languages of the document read for names and places only (no pipeline for them)."""
+    from corroborator.nlp.lang.detect import language_name
+    from corroborator.nlp.lang.route import PIPELINES
+
+    found = {r["language"] for r in ex.get("languages", []) if r["language"] not in PIPELINES}
+    return sorted(language_name(code) for code in found)
 
 
 @router.get("/entities", response_class=HTMLResponse)

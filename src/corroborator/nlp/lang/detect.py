@@ -141,6 +141,14 @@ def ranges(text: str, declared: str | None = None) -> list[LangRange]:
     return out
 
 
+def language_name(code: str) -> str:
+    """'de' -> 'German' (lingua's names); the code itself where lingua has none."""
+    from lingua import IsoCode639_1, Language
+
+    iso = getattr(IsoCode639_1, code.upper(), None)
+    return Language.from_iso_code_639_1(iso).name.title() if iso is not None else code
+
+
 def main_language(found: list[LangRange]) -> str | None:
     """The language covering most characters."""
     sizes: dict[str, int] = {}

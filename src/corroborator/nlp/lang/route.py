@@ -1,8 +1,9 @@
 """Which parts of a document go to which pipeline.
 
-English extraction on Cyrillic text yields garbage (every capitalised word a PERSON), so
-Russian and Ukrainian paragraphs go to `ru_uk`; everything else stays with spaCy. A
-document with no Cyrillic paragraph goes to spaCy whole, exactly as before.
+English extraction on other languages yields garbage (every capitalised word a PERSON),
+so Russian and Ukrainian paragraphs go to `ru_uk`, paragraphs in any other language but
+English to `latin` (names and places only), and English ones to spaCy. A document all in
+English goes to spaCy whole.
 """
 
 from __future__ import annotations
@@ -13,22 +14,24 @@ from dataclasses import dataclass
 from corroborator.models import Extraction, LangRange
 from corroborator.nlp.lang.detect import CYRILLIC, ranges
 
+PIPELINES = frozenset({"en", "ru", "uk"})  # languages read in full; others for names only
+
 
 @dataclass
 class Plan:
     ranges: list[LangRange]
     english: list[tuple[int, str]]  # (offset, text) for the spaCy pipeline
-    other: list[tuple[int, str, str]]  # (offset, text, language) for ru_uk
+    other: list[tuple[int, str, str]]  # (offset, text, language) for ru_uk or latin
 
 
 def plan(text: str, declared: str | None = None) -> Plan:
     found = ranges(text, declared)
-    if not any(r.language in CYRILLIC for r in found):
+    if all(r.language == "en" for r in found):
         return Plan(found, [(0, text)], [])
     english: list[tuple[int, str]] = []
     other: list[tuple[int, str, str]] = []
     for r in found:
-        if r.language in CYRILLIC:
+        if r.language != "en":
             other.append((r.start, text[r.start : r.end], r.language))
         elif english and english[-1][0] + len(english[-1][1]) == r.start:
             english[-1] = (english[-1][0], english[-1][1] + text[r.start : r.end])
@@ -38,7 +41,15 @@ def plan(text: str, declared: str | None = None) -> Plan:
 
 
 def extract_other(items: list[tuple[str, dt.date | None, str]]) -> list[Extraction]:
-    """Records for (text, published, language) parts, in order (one batched NER pass)."""
-    from corroborator.nlp.lang.ru_uk.extract import extract_many
+    """Records for (text, published, language) parts, in order (one batched NER pass over
+    the Russian and Ukrainian ones)."""
+    from corroborator.nlp.lang.latin.extract import extract
 
-    return extract_many(items) if items else []
+    cyrillic = [i for i, (*_, lang) in enumerate(items) if lang in CYRILLIC]
+    out = [extract(text, lang) if lang not in CYRILLIC else None for text, _, lang in items]
+    if cyrillic:
+        from corroborator.nlp.lang.ru_uk.extract import extract_many
+
+        for i, ex in zip(cyrillic, extract_many([items[i] for i in cyrillic]), strict=True):
+            out[i] = ex
+    return [ex for ex in out if ex is not None]

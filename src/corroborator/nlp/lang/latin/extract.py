@@ -1,0 +1,21 @@
+"""Names and places of paragraphs in a Latin-script language without a pipeline."""
+
+from __future__ import annotations
+
+from corroborator.models import EntityMention, Extraction
+from corroborator.nlp.lang.latin import names, places
+from corroborator.nlp.lang.latin.words import words
+
+
+def extract(text: str, language: str) -> Extraction:
+    runs = names.runs(words(text), language)
+    ex = Extraction()
+    ex.places = places.resolve(text, runs, language)
+    placed = [(p.start, p.end) for p in ex.places]
+    rest = [r for r in runs if not any(a < r[-1].end and r[0].start < b for a, b in placed)]
+    ex.entities = sorted(
+        names.entities(text, rest, language)
+        + [EntityMention(p.start, p.end, p.text, "place", "LOC", p.name) for p in ex.places],
+        key=lambda e: e.start,
+    )
+    return ex

@@ -1,0 +1,89 @@
+"""Places the gazetteer knows under the spelling a report uses ('Kiew', 'Charkiw',
+'Soudan'), among its runs of name words.
+
+Without a model, a dictionary word ('Mann', 'Stelle', 'Dorf') is a place only where the
+report names that country otherwise: by a word that is no ordinary word of its language,
+or by two different names. A small place (under 15,000 people, or a district) needs its
+country named in the report; among several places of one name, the one in a country the
+report names wins.
+"""
+
+from __future__ import annotations
+
+from corroborator.models import PlaceRef
+from corroborator.nlp import gazetteer, lexicon
+from corroborator.nlp.gazetteer import Place
+from corroborator.nlp.lang.latin.words import PARTICLES, Word, ordinary
+
+_ORDER = ("country", "admin1", "city", "admin2")
+_PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
+
+
+def _spans(run: list[Word]) -> list[tuple[int, int]]:
+    """Sub-runs (first, last word index), longest and leftmost first."""
+    n = len(run)
+    return [(i, i + size - 1) for size in range(n, 0, -1) for i in range(n - size + 1)]
+
+
+def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
+    gaz = gazetteer.load()
+    around = lexicon.words("latin_place_words.txt") | PARTICLES
+    found: list[tuple[int, int, bool, list[Place]]] = []  # start, end, plain?, candidates
+    for run in name_runs:
+        taken: list[tuple[int, int]] = []
+        for a, b in _spans(run):
+            if any(a <= y and x <= b for x, y in taken):
+                continue
+            if any(w.text.lower() not in around for w in run[:a] + run[b + 1 :]):
+                continue  # "Barry" in "Amadou Barry"; "Cherson" in "Gebiet Cherson" is one
+            if a == b and (len(run[a].text) < 3 or run[a].upper and len(run[a].text) <= 4):
+                continue  # "Au" opening a quote; "ADF", "AMU": acronyms
+            surface = text[run[a].start : run[b].end]
+            # a town before the district named after it ("Bucha", "Saint-Marc")
+            cands = sorted(
+                (p for p in gaz.candidates(surface) if p.kind in _PRECISION),
+                key=lambda p: _ORDER.index(p.kind),
+            )
+            if not cands:
+                continue
+            plain = not any(
+                ordinary(w.text, lang) for w in run[a : b + 1] for lang in (language, "en")
+            )
+            found.append((run[a].start, run[b].end, plain, cands))
+            taken.append((a, b))
+    # Countries the report names: as countries, else by two places of it (two plain names,
+    # or one named twice); with none named, any major place a plain name spells.
+    surfaces: dict[str, list[str]] = {}
+    for start, end, plain, cands in found:
+        if plain:
+            surfaces.setdefault(cands[0].country, []).append(text[start:end].lower())
+    named = {c[0].country for *_, plain, c in found if plain and c[0].kind == "country"}
+    # a town and its region both named ("Tibú, en Norte de Santander") vouch for each other
+    regions = {(p.country, p.name) for *_, cands in found for p in cands if p.kind == "admin1"}
+    towns = {(p.country, p.admin1) for *_, cands in found for p in cands if p.kind != "admin1"}
+    named |= {cc for cc, _ in regions & towns}
+    named |= {cc for cc, names in surfaces.items() if len(set(names)) >= 2}
+    if not named:
+        named = {cc for cc, names in surfaces.items() if len(names) >= 2}
+    out: list[PlaceRef] = []
+    for s, e, plain, cands in sorted(found, key=lambda f: f[0]):
+        place = next((p for p in cands if p.country in named), None)
+        if place is None and plain and (cands[0].kind == "country" or not named):
+            place = next((p for p in cands if p.major), None)
+        if place is None:
+            continue
+        out.append(
+            PlaceRef(
+                s,
+                e,
+                text[s:e],
+                place.name,
+                place.geonameid,
+                place.lat,
+                place.lon,
+                place.admin1,
+                place.country,
+                _PRECISION[place.kind],
+            )
+        )
+    return out

@@ -1,0 +1,116 @@
+"""Words with offsets, and which of them can be part of a name.
+
+A language's dictionary (simplemma's, bundled on PyPI) tells its ordinary words: what is
+not in it and is capitalised is a name ('Swjaginzew', 'Kyseliwka'). German capitalises
+every noun, so there a dictionary word is never a name by its capital alone; in French,
+Spanish or Polish a capitalised dictionary word inside a sentence is ('Marie', 'Pérez').
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_SENTENCE_END = re.compile(r"[.!?:;\n]")
+NOUNS_CAPITALISED = frozenset({"de", "lb"})
+# particles inside names: "Ursula von der Leyen", "Juan de la Cruz", "Omar al Bashir"
+PARTICLES = frozenset(
+    [
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "do",
+        "dos",
+        "das",
+        "du",
+        "van",
+        "von",
+        "der",
+        "den",
+        "ter",
+        "al",
+        "el",
+        "bin",
+        "ibn",
+        "ben",
+        "abu",
+        "la",
+        "le",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Word:
+    start: int
+    end: int
+    text: str
+    first: bool  # opens a sentence (or the text)
+
+    @property
+    def upper(self) -> bool:
+        return len(self.text) > 1 and self.text.isupper()
+
+
+def words(text: str) -> list[Word]:
+    out: list[Word] = []
+    prev = 0
+    for m in _WORD.finditer(text):
+        first = not out or bool(_SENTENCE_END.search(text, prev, m.start()))
+        out.append(Word(m.start(), m.end(), m.group(), first))
+        prev = m.end()
+    return out
+
+
+def capitalised_inside(ws: list[Word]) -> frozenset[str]:
+    """Words the text capitalises inside a sentence: at a sentence's start such a word is a
+    name too ('Swjaginzew diente ...'); other first words are ordinary ('Au', "J'ai")."""
+    return frozenset(w.text for w in ws if not w.first and w.text[0].isupper())
+
+
+def ordinary(word: str, language: str) -> bool:
+    """A word of the language's dictionary, in the case given or in lower case ('En' at a
+    sentence's start); False where simplemma has no dictionary for the language."""
+    return _known(word, language) or (word[1:].islower() and _known(word.lower(), language))
+
+
+@lru_cache(maxsize=1 << 16)
+def _known(word: str, language: str) -> bool:
+    import simplemma
+
+    try:
+        return bool(simplemma.is_known(word, lang=language))
+    except (ValueError, KeyError):
+        return False
+
+
+def acronym(w: Word, language: str) -> bool:
+    """Capitals that spell no word of the report's language or of English ('SBU', 'ONU';
+    not 'PUBLICITÉ', 'ANZEIGE', 'OK')."""
+    if not w.upper or len(w.text) > 6:
+        return False
+    word = w.text.capitalize()
+    return not any(ordinary(word, lang) for lang in (language, "en"))
+
+
+_ELIDED = re.compile(r"^\w{1,3}['’]")  # "J'ai", "L'armée", "Qu'il"
+
+
+def name_word(w: Word, language: str, inside: frozenset[str]) -> bool:
+    """`inside`: the text's `capitalised_inside` words. A sentence's first word is a name
+    when the text capitalises it inside a sentence too, or when it is no word of the
+    language's dictionary and no short or elided function word ('Au', "J'ai") the
+    dictionary may lack: 'Charkiw, 4. Mai.' opening a report."""
+    if not w.text[0].isupper():
+        return False
+    if w.first and w.text not in inside:
+        return len(w.text) > 3 and not _ELIDED.match(w.text) and not ordinary(w.text, language)
+    if w.upper:
+        return acronym(w, language) or not ordinary(w.text.capitalize(), language)
+    if not ordinary(w.text, language):
+        return True
+    return not w.first and language not in NOUNS_CAPITALISED

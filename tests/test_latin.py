@@ -1,0 +1,105 @@
+"""Reports in a Latin-script language without a pipeline (German, French, Spanish):
+read for names and places only, never through the English model."""
+
+from __future__ import annotations
+
+from corroborator.nlp.lang.latin.extract import extract
+from corroborator.nlp.pipeline import extract_many
+
+GERMAN = (
+    "Charkiw, 4. Mai. Nach Angaben der Gebietsverwaltung schlug am Morgen eine Rakete in "
+    "ein Wohnhaus in Lozowa ein. Unter den Toten ist ein Mann aus dem Dorf. Die Ermittler "
+    "des SBU befragten Nachbarn. Der Gouverneur Oleh Synjehubow sprach von einem gezielten "
+    "Angriff. Synjehubow kündigte eine Untersuchung an."
+)
+FRENCH = (
+    "Au moins douze civils ont été tués mardi à Beni, dans le Nord-Kivu, selon "
+    "Kambale Muhindo, porte-parole du Comité local de la Croix-Rouge. L'armée accuse les "
+    "ADF. Au Soudan voisin, Human Rights Watch dénonce d'autres attaques."
+)
+SPANISH = (
+    "Los ataques en Tibú, en Norte de Santander, dejaron tres muertos, según la "
+    "Defensoría del Pueblo. El gobernador Wilmer Quintero culpó al ELN."
+)
+
+
+def _kinds(text: str, language: str) -> dict[str, str]:
+    ex = extract(text, language)
+    return {e.text: e.kind for e in ex.entities}
+
+
+def test_german_nouns_are_no_names_and_full_names_are_people() -> None:
+    found = _kinds(GERMAN, "de")
+    assert found["Oleh Synjehubow"] == "person"
+    assert found["Synjehubow"] == "person"  # the family name of someone named in full
+    assert found["SBU"] == "organization"
+    # capitalised nouns: 'Angaben', 'Gebietsverwaltung', 'Rakete', 'Ermittler', 'Mann'
+    assert not {"Angaben", "Rakete", "Ermittler", "Mann", "Gouverneur"} & set(found)
+    assert not any("Nach" in name or "Dorf" in name for name in found)
+
+
+def test_places_in_the_report_s_own_spelling_resolve_and_a_noun_is_no_country() -> None:
+    ex = extract(GERMAN, "de")
+    names = {(p.text, p.name, p.country) for p in ex.places}
+    assert ("Charkiw", "Kharkiv", "UA") in names
+    assert ("Lozowa", "Lozova", "UA") in names
+    assert all(p.country == "UA" for p in ex.places)  # 'Mann' is not the Isle of Man
+    for p in ex.places:
+        assert GERMAN[p.start : p.end] == p.text
+
+
+def test_french_names_groups_and_places() -> None:
+    found = _kinds(FRENCH, "fr")
+    assert found["Kambale Muhindo"] == "person"
+    assert found["ADF"] == "organization"
+    assert found["Human Rights Watch"] == "organization"
+    places = {p.text: p.name for p in extract(FRENCH, "fr").places}
+    assert places["Beni"] == "Beni"
+    assert places["Soudan"] == "Sudan"
+    assert "Au" not in places  # a sentence's first word, not Australia
+
+
+def test_spanish_regions_and_institutions_are_no_people() -> None:
+    found = _kinds(SPANISH, "es")
+    assert found["Wilmer Quintero"] == "person"
+    assert found.get("Defensoría del Pueblo") == "organization"
+    assert found.get("Norte de Santander") == "place"
+    assert found["ELN"] == "organization"
+    assert not [n for n, k in found.items() if k == "person" and "Norte" in n]
+
+
+def test_such_a_report_never_reaches_the_english_stages() -> None:
+    """A German document and an English one in one batch: the German one yields names and
+    places, no quotes, figures or incidents; the English one is read in full."""
+    english = (
+        "KHARKIV, May 4 - A missile struck an apartment block in Lozova on Saturday, "
+        "killing seven civilians, governor Oleh Synehubov said."
+    )
+    de, en = list(extract_many([(GERMAN, None), (english, None)], languages=["de", "en"]))
+    assert [r.language for r in de.languages] == ["de"]
+    assert {e.kind for e in de.entities} <= {"person", "organization", "place"}
+    assert not (de.quotes or de.counts or de.incidents or de.dates)
+    assert en.incidents and en.incidents[0].killed.low == 7
+
+
+def test_an_undeclared_document_is_read_in_its_own_language() -> None:
+    (ex,) = list(extract_many([(GERMAN, None)]))
+    assert [r.language for r in ex.languages] == ["de"]
+    assert "Rakete" not in {e.text for e in ex.entities}
+
+
+def test_the_document_page_says_what_was_not_read(cli, db, tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from corroborator.storage.db import open_store
+    from corroborator.web.app import create_app
+
+    src = tmp_path / "bericht.txt"
+    src.write_text("Rakete trifft Wohnhaus in Lozowa\n\n" + GERMAN, encoding="utf-8")
+    assert cli("ingest", "--quiet", str(src)).exit_code == 0
+    (doc,) = open_store(str(db)).documents(with_text=False)
+    assert doc["language"] == "de"
+    client = TestClient(create_app(str(db), db.with_suffix(".archive")))
+    page = client.get(f"/documents/{doc['document_id']}").text
+    assert "German: read for names and places only" in page
+    assert "Oleh Synjehubow</a> (person)" in page
