@@ -74,6 +74,8 @@ FOLDERS = {
     "blind11": ROOT / "tests/fixtures/retellings/blind11",
     "blind12": ROOT / "tests/fixtures/retellings/blind12",
     "blind13": ROOT / "tests/fixtures/retellings/blind13",
+    "blind14": ROOT / "tests/fixtures/retellings/blind14",
+    "blind15": ROOT / "tests/fixtures/retellings/blind15",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -81,7 +83,7 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("blind12", "blind13")
+HELD = ("blind12", "blind13", "blind14", "blind15")
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 

@@ -30,7 +30,6 @@ from corroborator.linking import (
 )
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
-from corroborator.nlp.lang.route import PIPELINES
 from corroborator.storage.db import Store
 
 
@@ -311,7 +310,7 @@ def story_doc(
         people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
         main_places=_main_places(towns),
         main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
-        **(_main_incident(ex.get("incidents", [])) or _main_town(d, towns)),
+        **_main_incident(ex.get("incidents", [])),
         language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
@@ -328,19 +327,6 @@ def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, str | None]:
     date = main.get("date") or {}
     day = date.get("start") if date.get("precision") == "day" else None
     return {"event_place": main["location"]["name"], "event_day": day}
-
-
-def _main_town(d: dict[str, Any], towns: list[dict[str, Any]]) -> dict[str, str | None]:
-    """For a report in a language read for names and places only (no incidents): the town
-    it names most, twice or more, stands for where its event happened."""
-    if d.get("language") in PIPELINES or not towns:
-        return {}
-    counts = Counter(p["name"] for p in towns)
-    name, n = max(
-        counts.items(),
-        key=lambda kv: (kv[1], -min(p["start"] for p in towns if p["name"] == kv[0])),
-    )
-    return {"event_place": name} if n >= 2 else {}
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:
