@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from corroborator.nlp.lang.latin.dictionary import known
+
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _SENTENCE_END = re.compile(r"[.!?:;\n]")
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
@@ -72,20 +74,13 @@ def capitalised_inside(ws: list[Word]) -> frozenset[str]:
     return frozenset(w.text for w in ws if not w.first and w.text[0].isupper())
 
 
-def ordinary(word: str, language: str) -> bool:
-    """A word of the language's dictionary, in the case given or in lower case ('En' at a
-    sentence's start); False where simplemma has no dictionary for the language."""
-    return _known(word, language) or (word[1:].islower() and _known(word.lower(), language))
-
-
 @lru_cache(maxsize=1 << 16)
-def _known(word: str, language: str) -> bool:
-    import simplemma
-
-    try:
-        return bool(simplemma.is_known(word, lang=language))
-    except (ValueError, KeyError):
-        return False
+def ordinary(word: str, language: str) -> bool:
+    """A word of the language's dictionary as written, in lower case ('En' opening a
+    sentence) or capitalised ('mann' for the noun 'Mann'): simplemma's own reading of a
+    known word. False where there is no dictionary for the language."""
+    cased = word.lower() if word[:1].isupper() else word.capitalize()
+    return known(word, language) or (word[1:].islower() and known(cased, language))
 
 
 def acronym(w: Word, language: str) -> bool:
