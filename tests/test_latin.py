@@ -103,3 +103,33 @@ def test_the_document_page_says_what_was_not_read(cli, db, tmp_path) -> None:
     page = client.get(f"/documents/{doc['document_id']}").text
     assert "German: read for names and places only" in page
     assert "Oleh Synjehubow</a> (person)" in page
+
+
+def test_dictionary_words_come_from_a_cached_array_that_agrees_with_simplemma(
+    tmp_path, monkeypatch
+) -> None:
+    import numpy as np
+    import simplemma
+
+    from corroborator.nlp.lang.latin import dictionary
+    from corroborator.nlp.lang.latin.words import ordinary, words
+
+    monkeypatch.setenv("CORROBORATOR_CACHE", str(tmp_path))
+    dictionary._table.cache_clear()
+    ordinary.cache_clear()
+    try:
+        for text, lang in ((GERMAN, "de"), (FRENCH, "fr"), (SPANISH, "es")):
+            for w in words(text):
+                if "'" not in w.text and "’" not in w.text:
+                    assert ordinary(w.text, lang) == simplemma.is_known(w.text, lang), w.text
+        assert sorted(p.name.split("-")[1] for p in tmp_path.rglob("words-*.npy")) == [
+            "de",
+            "es",
+            "fr",
+        ]
+        dictionary._table.cache_clear()
+        assert isinstance(dictionary._table("de"), np.memmap)  # read back, not rebuilt
+        assert dictionary._table("xx") is None and not ordinary("Haus", "xx")
+    finally:
+        dictionary._table.cache_clear()
+        ordinary.cache_clear()
