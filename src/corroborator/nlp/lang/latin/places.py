@@ -14,9 +14,9 @@ from corroborator.models import PlaceRef
 from corroborator.nlp import gazetteer, lexicon
 from corroborator.nlp.gazetteer import Place
 from corroborator.nlp.lang.latin.words import PARTICLES, Word, ordinary
+from corroborator.nlp.lang.places import PRECISION, place_ref
 
 _ORDER = ("country", "admin1", "city", "admin2")
-_PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
 
 
 def _spans(run: list[Word]) -> list[tuple[int, int]]:
@@ -41,7 +41,7 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
             surface = text[run[a].start : run[b].end]
             # a town before the district named after it ("Bucha", "Saint-Marc")
             cands = sorted(
-                (p for p in gaz.candidates(surface) if p.kind in _PRECISION),
+                (p for p in gaz.candidates(surface) if p.kind in PRECISION),
                 key=lambda p: _ORDER.index(p.kind),
             )
             if not cands:
@@ -72,18 +72,5 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
             place = next((p for p in cands if p.major), None)
         if place is None:
             continue
-        out.append(
-            PlaceRef(
-                s,
-                e,
-                text[s:e],
-                place.name,
-                place.geonameid,
-                place.lat,
-                place.lon,
-                place.admin1,
-                place.country,
-                _PRECISION[place.kind],
-            )
-        )
+        out.append(place_ref(text, s, e, place))
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import gazetteer
 from corroborator.nlp.gazetteer import Gazetteer, Place
+from corroborator.nlp.lang.places import place_ref
 from corroborator.nlp.lang.ru_uk.text import Token, lex
 
 _ENDINGS = (
@@ -39,7 +40,6 @@ _ENDINGS = (
 _REFILLS = ("", "а", "я", "ь", "и", "ы", "е")
 _ALTERNATIONS = {"ц": "к", "з": "г", "с": "х"}  # Костянтинівці <- Костянтинівка, Ризі <- Рига
 _HOME = ("UA", "RU")
-_PRECISION = {"city": "settlement", "admin1": "admin1", "country": "country"}
 
 
 def variants(word: str) -> list[str]:
@@ -102,19 +102,6 @@ def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list
             continue
         place, last = hit
         end = toks[last].end
-        out.append(
-            PlaceRef(
-                t.start,
-                end,
-                text[t.start : end],
-                place.name,
-                place.geonameid,
-                place.lat,
-                place.lon,
-                place.admin1,
-                place.country,
-                _PRECISION.get(place.kind, "unknown"),
-            )
-        )
+        out.append(place_ref(text, t.start, end, place))
         i = last + 1
     return out
