@@ -1,11 +1,11 @@
 """Places the gazetteer knows under the spelling a report uses ('Kiew', 'Charkiw',
 'Soudan'), among its runs of name words.
 
-Without a model, a dictionary word ('Mann', 'Stelle', 'Dorf') is a place only where the
-report names that country otherwise: by a word that is no ordinary word of its language,
-or by two different names. A small place (under 15,000 people, or a district) needs its
-country named in the report; among several places of one name, the one in a country the
-report names wins.
+Without a model, the country decides: a place counts where the report names its country,
+as a country, by two places of it in words no dictionary holds ('Cherson', 'Saporischschja'),
+or by a town and its region. A dictionary word ('Mann', 'Stelle', 'Dorf') is a place only
+there; so is a small one (under 15,000 people, or a district). Where the report names no
+country at all, a word no dictionary holds may stand for a major place ('Anapa').
 """
 
 from __future__ import annotations

@@ -12,38 +12,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from corroborator.nlp import lexicon
 from corroborator.nlp.lang.latin.dictionary import known
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _SENTENCE_END = re.compile(r"[.!?:;\n]")
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
-# particles inside names: "Ursula von der Leyen", "Juan de la Cruz", "Omar al Bashir"
-PARTICLES = frozenset(
-    [
-        "de",
-        "del",
-        "della",
-        "di",
-        "da",
-        "do",
-        "dos",
-        "das",
-        "du",
-        "van",
-        "von",
-        "der",
-        "den",
-        "ter",
-        "al",
-        "el",
-        "bin",
-        "ibn",
-        "ben",
-        "abu",
-        "la",
-        "le",
-    ]
-)
+PARTICLES = lexicon.words("latin_name_particles.txt")  # "von der", "de la", "al"
 
 
 @dataclass(frozen=True)
