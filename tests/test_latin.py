@@ -101,7 +101,7 @@ def test_the_document_page_says_what_was_not_read(cli, db, tmp_path) -> None:
     assert doc["language"] == "de"
     client = TestClient(create_app(str(db), db.with_suffix(".archive")))
     page = client.get(f"/documents/{doc['document_id']}").text
-    assert "German: read for names and places only" in page
+    assert "German: no pipeline for this language" in page
     assert "Oleh Synjehubow</a> (person)" in page
 
 

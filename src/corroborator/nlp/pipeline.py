@@ -179,7 +179,7 @@ def extract_many(
 ) -> Iterator[Extraction]:
     """Extract records for (text, published) pairs, streaming through `nlp.pipe`.
 
-    Russian and Ukrainian paragraphs go to their own stages (`nlp.lang.route`); the rest,
+    Paragraphs in other languages go to their own readers (`nlp.lang.route`); English ones,
     and every all-English document whole, through spaCy. `languages` are declared ones."""
     from corroborator.nlp.lang import route
     from corroborator.nlp.lang.detect import language_of
