@@ -133,3 +133,18 @@ def test_dictionary_words_come_from_a_cached_array_that_agrees_with_simplemma(
     finally:
         dictionary._table.cache_clear()
         ordinary.cache_clear()
+
+
+def test_a_line_of_hundreds_of_capitalised_words_is_no_name() -> None:
+    """Page furniture or a list in capitals: no person hundreds of words long, and the
+    place lookups stay a few per word (sub-runs no longer than a gazetteer name)."""
+    from corroborator.nlp.gazetteer import MAX_TOKENS
+    from corroborator.nlp.lang.latin.places import _spans
+    from corroborator.nlp.lang.latin.words import words
+
+    line = " ".join(["Kyseliwka Swjaginzew Dowhan Cherson"] * 100)
+    ex = extract(f"Bericht. {line}. Ende.", "de")
+    assert all(len(e.text.split()) <= 5 for e in ex.entities)
+    spans = _spans(words(line))
+    assert max(b - a + 1 for a, b in spans) == MAX_TOKENS
+    assert len(spans) < MAX_TOKENS * 400

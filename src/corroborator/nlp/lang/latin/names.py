@@ -18,6 +18,8 @@ from corroborator.nlp.lang.latin.words import (
     ordinary,
 )
 
+MAX_NAME_WORDS = 5  # "Jean Robert Pierre Louis"; a longer run is a list or a title
+
 
 def runs(ws: list[Word], language: str) -> list[list[Word]]:
     """Name words next to each other in one sentence, particles between them kept."""
@@ -66,7 +68,11 @@ def entities(text: str, name_runs: list[list[Word]], language: str) -> list[Enti
             parts & orgs or all(ordinary(w.text, "en") for w in names)  # "Human Rights Watch"
         ):
             out.append(EntityMention(start, end, text[start:end], "organization", "ORG"))
-        elif len(names) >= 2 and not parts & regions and not any(w.upper for w in names):
+        elif (
+            2 <= len(names) <= MAX_NAME_WORDS
+            and not parts & regions
+            and not any(w.upper for w in names)
+        ):
             out.append(EntityMention(start, end, text[start:end], "person", "PER"))
     family = {e.text.split()[-1] for e in out if e.kind == "person"}
     out += [

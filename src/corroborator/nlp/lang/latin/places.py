@@ -20,9 +20,11 @@ _ORDER = ("country", "admin1", "city", "admin2")
 
 
 def _spans(run: list[Word]) -> list[tuple[int, int]]:
-    """Sub-runs (first, last word index), longest and leftmost first."""
+    """Sub-runs (first, last word index) no longer than a gazetteer name, longest and
+    leftmost first: a line of capitals hundreds of words long costs a few lookups a word."""
     n = len(run)
-    return [(i, i + size - 1) for size in range(n, 0, -1) for i in range(n - size + 1)]
+    sizes = range(min(n, gazetteer.MAX_TOKENS), 0, -1)
+    return [(i, i + size - 1) for size in sizes for i in range(n - size + 1)]
 
 
 def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
@@ -31,11 +33,16 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
     found: list[tuple[int, int, bool, list[Place]]] = []  # start, end, plain?, candidates
     for run in name_runs:
         taken: list[tuple[int, int]] = []
+        # names outside a sub-run may only be place words or particles: "Barry" in "Amadou
+        # Barry" is no place, "Cherson" in "Gebiet Cherson" is one
+        other = [0]  # how many words before index i are neither
+        for w in run:
+            other.append(other[-1] + (w.text.lower() not in around))
         for a, b in _spans(run):
             if any(a <= y and x <= b for x, y in taken):
                 continue
-            if any(w.text.lower() not in around for w in run[:a] + run[b + 1 :]):
-                continue  # "Barry" in "Amadou Barry"; "Cherson" in "Gebiet Cherson" is one
+            if other[-1] - (other[b + 1] - other[a]):
+                continue
             if a == b and (len(run[a].text) < 3 or run[a].upper and len(run[a].text) <= 4):
                 continue  # "Au" opening a quote; "ADF", "AMU": acronyms
             surface = text[run[a].start : run[b].end]
