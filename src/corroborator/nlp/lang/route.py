@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from corroborator.models import Extraction, LangRange
 from corroborator.nlp.lang.detect import CYRILLIC, ranges
 
-PIPELINES = frozenset({"en", "ru", "uk"})  # languages read in full; others for names only
+PIPELINES = frozenset({"en"}) | CYRILLIC  # languages read in full; others for names only
 
 
 @dataclass

@@ -17,6 +17,7 @@ from corroborator.nlp.lang.latin.dictionary import known
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _SENTENCE_END = re.compile(r"[.!?:;\n]")
+_ELIDED = re.compile(r"^\w{1,3}['’]")  # "J'ai", "L'armée", "Qu'il"
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
 PARTICLES = lexicon.words("latin_name_particles.txt")  # "von der", "de la", "al"
 
@@ -67,9 +68,6 @@ def acronym(w: Word, language: str) -> bool:
     return not any(ordinary(word, lang) for lang in (language, "en"))
 
 
-_ELIDED = re.compile(r"^\w{1,3}['’]")  # "J'ai", "L'armée", "Qu'il"
-
-
 def name_word(w: Word, language: str, inside: frozenset[str]) -> bool:
     """`inside`: the text's `capitalised_inside` words. A sentence's first word is a name
     when the text capitalises it inside a sentence too, or when it is no word of the
@@ -79,8 +77,8 @@ def name_word(w: Word, language: str, inside: frozenset[str]) -> bool:
         return False
     if w.first and w.text not in inside:
         return len(w.text) > 3 and not _ELIDED.match(w.text) and not ordinary(w.text, language)
-    if w.upper:
-        return acronym(w, language) or not ordinary(w.text.capitalize(), language)
+    if w.upper:  # an acronym, or a name in capitals ('BAMAKO'), not 'ANZEIGE'
+        return not ordinary(w.text.capitalize(), language)
     if not ordinary(w.text, language):
         return True
     return not w.first and language not in NOUNS_CAPITALISED
