@@ -191,3 +191,20 @@ def test_a_who_colon_what_headline_is_kept_and_labels_go() -> None:
     kept = _clean(page)[0]
     assert kept.startswith("Kharkiv governor: Russian drones hit Zolochiv")
     assert "Photo: Reuters" not in kept and "Home |" not in kept
+
+
+def test_stop_words_are_spacys_lists_read_without_importing_spacy() -> None:
+    """The archiving child of a pooled ingest starts before spaCy is imported; reading
+    pages (furniture needs these lists) must not pull it in."""
+    import subprocess
+    import sys
+
+    from spacy.lang.uk.stop_words import STOP_WORDS as UK
+
+    from corroborator.nlp.stop_words import stop_words
+
+    assert stop_words("uk") == UK
+    assert stop_words("xx") == frozenset()
+    code = "import sys, corroborator.cli, corroborator.ingest.runner; print('spacy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

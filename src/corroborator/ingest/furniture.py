@@ -18,18 +18,15 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from spacy.lang.en.stop_words import STOP_WORDS as EN_STOP
-from spacy.lang.ru.stop_words import STOP_WORDS as RU_STOP
-from spacy.lang.uk.stop_words import STOP_WORDS as UK_STOP
-
 from corroborator.nlp import lexicon
+from corroborator.nlp.stop_words import stop_words
 
 PROSE_WORDS = 8  # a line this long that ends like a sentence is prose
 RUN_ON_WORDS = 20  # ... or this long without an end (an excerpt cut mid-sentence)
 HEADLINE_WORDS = (2, 20)
 # Function words of every language we read: prose is told from menus by them, and a
 # Russian or Ukrainian closing sentence has no English ones.
-STOP_WORDS = EN_STOP | RU_STOP | UK_STOP
+STOP_WORDS = stop_words("en") | stop_words("ru") | stop_words("uk")
 LONG_WORDS = 15  # a line this long is text unless it looks like interface
 MAX_INTERFACE = 0.12  # interface-word share above which a prose-looking line is a notice
 SHORT_INTERFACE = 0.25  # ... and above which a short line is a button or menu item

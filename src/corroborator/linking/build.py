@@ -55,12 +55,12 @@ class Links:
     seconds: float = 0.0
 
 
-def relink(store: Store, new_ids: list[str] | None = None) -> Links:
+def relink(store: Store, new_ids: list[str] | None = None, jobs: int = 1) -> Links:
     """Bring the link tables up to date.
 
     With `new_ids` (documents just extracted) and usable stored link state, only those
     documents are linked against what they touch; otherwise everything is rebuilt from the
-    extractions and the state is written afresh.
+    extractions and the state is written afresh, story pairs scored over `jobs` processes.
     """
     start = time.perf_counter()
     if new_ids is not None and state.usable(store, new_ids):
@@ -69,7 +69,7 @@ def relink(store: Store, new_ids: list[str] | None = None) -> Links:
         links = link_new(store, new_ids)
         links.mode = "incremental"
     else:
-        links = _relink_all(store)
+        links = _relink_all(store, jobs)
     if store.one("SELECT review_id FROM reviews LIMIT 1"):
         from corroborator.review import refresh
 
@@ -78,7 +78,7 @@ def relink(store: Store, new_ids: list[str] | None = None) -> Links:
     return links
 
 
-def _relink_all(store: Store) -> Links:
+def _relink_all(store: Store, jobs: int = 1) -> Links:
     docs = store.documents()
     declared.annotate(store, docs)
     extractions = store.extractions()
@@ -88,7 +88,7 @@ def _relink_all(store: Store) -> Links:
     rows = mention_rows(docs, extractions)
     links.entities = entities_from_mentions(rows)
     alias_index = index_aliases(links.entities)
-    story_index = stories.StoryIndex()
+    story_index = stories.StoryIndex(jobs=jobs)
     links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index, story_index)
     items = incident_items(docs, extractions, links.duplicate_of, links.story_of)
     groups, suggestions = incident_links.link([it for it, _ in items])

@@ -11,14 +11,12 @@ the transliterated spelling the story linker reads every text in.
 
 from __future__ import annotations
 
-import importlib.util
 from functools import cache
-from pathlib import Path
 
-import spacy
 from unidecode import unidecode
 
 from corroborator.nlp import lexicon
+from corroborator.nlp.stop_words import stop_words as spacy_stop_words
 
 MIN_FORM = 4  # shorter stems prefix too many unrelated words
 
@@ -62,12 +60,5 @@ def english(word: str, language: str) -> str | None:
 @cache
 def stop_words(language: str) -> frozenset[str]:
     """The language's function words (spaCy's lists), transliterated: untranslated, they
-    only dilute a report's vector. Read from the list's own file: importing
-    `spacy.lang.fr` compiles its tokenizer exceptions, 3.7 s of a 240-document ingest."""
-    path = Path(spacy.__file__).parent / "lang" / language / "stop_words.py"
-    spec = importlib.util.spec_from_file_location(f"_stop_words_{language}", path)
-    if spec is None or spec.loader is None or not path.is_file():
-        return frozenset()
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return frozenset(unidecode(w).lower() for w in module.STOP_WORDS)
+    only dilute a report's vector."""
+    return frozenset(unidecode(w).lower() for w in spacy_stop_words(language))

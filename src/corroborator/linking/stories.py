@@ -43,6 +43,7 @@ from rapidfuzz.process import cdist
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
+from corroborator.forked import fork_map
 from corroborator.linking import concepts
 from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
@@ -447,8 +448,9 @@ class StoryIndex:
     For a batch, observe every document first (better IDF), then link in date order.
     """
 
-    def __init__(self, threshold: float = THRESHOLD) -> None:
+    def __init__(self, threshold: float = THRESHOLD, jobs: int = 1) -> None:
         self.threshold = threshold
+        self.jobs = jobs  # processes that score a batch's candidate pairs (`cluster`)
         self.n_docs = 0
         self.df = _HashedCounts()
         self._seen: set[str] = set()
@@ -653,7 +655,9 @@ class StoryIndex:
                 if a != b:
                     near[a].add(b)
                     near[b].add(a)
-        heap = [(-self.linkage(a, b), a, b) for a in sorted(near) for b in sorted(near[a]) if a < b]
+        pairs = [(a, b) for a in sorted(near) for b in sorted(near[a]) if a < b]
+        self._score_pairs(pairs)
+        heap = [(-self.linkage(a, b), a, b) for a, b in pairs]
         heapq.heapify(heap)
         while heap and -heap[0][0] >= self.threshold:
             score, a, b = heapq.heappop(heap)
@@ -675,6 +679,22 @@ class StoryIndex:
         for d in doc_ids:
             self._near(d, near[self.story_of[d]], scores)
 
+    def _score_pairs(self, stories: list[tuple[str, str]]) -> None:
+        """Score at once, over `jobs` processes, the member pairs the first linkages of
+        these pairs of stories read (most of a batch's scoring)."""
+        todo: set[tuple[str, str]] = set()
+        for a, b in stories:
+            for x in self.members[a][:LINK_MEMBERS]:
+                for y in self.members[b][:LINK_MEMBERS]:
+                    todo.add((x, y) if x < y else (y, x))
+        keys = sorted(todo - self._sims.keys())
+        self._load_vectors(sorted({d for key in keys for d in key}))
+        scores = fork_map(self._pair_score, keys, self.jobs)
+        self._sims.update(zip(keys, scores, strict=True))
+
+    def _pair_score(self, key: tuple[str, str]) -> float:
+        return self.similarity(self._vecs[key[0]], self._vecs[key[1]])
+
     def linkage(self, a: str, b: str) -> float:
         """How much two stories look like one: the mean similarity of their members (pairs
         outside each other's blocks count too) with the closest pair weighted in."""
@@ -689,7 +709,7 @@ class StoryIndex:
     def _sim(self, a: str, b: str) -> float:
         key = (a, b) if a < b else (b, a)
         if key not in self._sims:
-            self._sims[key] = self.similarity(self._vecs[a], self._vecs[b])
+            self._sims[key] = self._pair_score(key)
         return self._sims[key]
 
     def _rank(self, doc_id: str) -> tuple[bool, int, str]:
