@@ -77,6 +77,8 @@ FOLDERS = {
     "blind14": ROOT / "tests/fixtures/retellings/blind14",
     "blind15": ROOT / "tests/fixtures/retellings/blind15",
     "blind16": ROOT / "tests/fixtures/retellings/blind16",
+    "blind17": ROOT / "tests/fixtures/retellings/blind17",
+    "blind18": ROOT / "tests/fixtures/retellings/blind18",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -84,7 +86,7 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("blind12", "blind13", "blind14", "blind15", "blind16")
+HELD = ("blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18")
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
