@@ -208,3 +208,35 @@ def test_stop_words_are_spacys_lists_read_without_importing_spacy() -> None:
     code = "import sys, corroborator.cli, corroborator.ingest.runner; print('spacy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_cookie_notices_and_sign_up_lines_in_other_languages_are_furniture() -> None:
+    """A German or French page pasted whole: its consent notice reads like a sentence, and
+    had started the body (so its menu line stayed in the text)."""
+    german = (
+        "Nachrichten | Politik | Ausland | Meinung\n"
+        "Wir nutzen Cookies, um Inhalte zu personalisieren. Mit „Akzeptieren“ stimmen Sie"
+        " der Datenschutzerklärung zu. [Akzeptieren] [Einstellungen]\n"
+        "Drohnenangriff auf Markt in Saporischschja: drei Tote\n"
+        "Bei einem russischen Drohnenangriff auf einen Markt in Saporischschja sind am"
+        " Morgen drei Menschen getötet worden, wie die Gebietsverwaltung mitteilte.\n"
+        "Unter den Verletzten sei ein zwölfjähriges Kind, sagte ein Sprecher der Verwaltung.\n"
+        "Newsletter abonnieren – jeden Freitag die wichtigsten Nachrichten aus Osteuropa.\n"
+    )
+    french = (
+        "Accueil | International | Afrique\n"
+        "Ce site utilise des cookies pour mesurer l'audience. [Tout accepter] [Paramétrer]"
+        " [Refuser]\n"
+        "Soudan : un marché bombardé près d'El Fasher\n"
+        "Au moins douze personnes ont été tuées mardi lorsqu'un obus est tombé sur le marché"
+        " d'un camp de déplacés près d'El Fasher, selon des secouristes locaux.\n"
+        "Les blessés ont été transportés vers le seul hôpital encore ouvert de la ville.\n"
+    )
+    for page_text, notice, headline in (
+        (german, "Wir nutzen Cookies", "Drohnenangriff auf Markt"),
+        (french, "Ce site utilise des cookies", "Soudan : un marché"),
+    ):
+        dropped = "".join(page_text[a:b] for a, b in furniture_ranges(page_text))
+        assert notice in dropped and page_text.split("\n")[0] in dropped
+        assert headline not in dropped and "tuées" not in dropped and "getötet" not in dropped
+    assert "Newsletter abonnieren" in "".join(german[a:b] for a, b in furniture_ranges(german))
