@@ -12,6 +12,7 @@ from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, read_documents, requires_shared
 from corroborator.linking import copies
 from corroborator.linking.names import resolve
 from corroborator.linking.stories import (
+    TOLL_DISCOUNT,
     StoryDoc,
     StoryIndex,
     assign_stories,
@@ -353,6 +354,22 @@ def test_main_incidents_in_one_town_raise_the_score_unless_their_days_differ() -
     )
     other, o = _index(days)
     assert other.similarity(o["w"], o["m"]) == plain.similarity(v["w"], v["m"])
+
+
+def test_main_incidents_with_tolls_far_apart_score_lower() -> None:
+    """Two strikes on one city's markets: tolls of four and eleven tell of two events more
+    often than of one; a revised toll close to the first (nine, then eleven) does not."""
+    first = "A missile hit the central market in Kramatorsk on Monday, killing four people."
+    second = "Rescuers in Kramatorsk said a missile strike on a market had killed people."
+    plain, v = _index(_corpus(_doc("a", first), _doc("b", second)))
+    base = plain.similarity(v["a"], v["b"])
+    apart, w = _index(_corpus(_doc("a", first, event_killed=4), _doc("b", second, event_killed=11)))
+    discounted = apart.similarity(w["a"], w["b"])
+    assert 0 < discounted < base and discounted == pytest.approx(TOLL_DISCOUNT * base)
+    close, c = _index(_corpus(_doc("a", first, event_killed=9), _doc("b", second, event_killed=11)))
+    assert close.similarity(c["a"], c["b"]) == base
+    one, o = _index(_corpus(_doc("a", first, event_killed=4), _doc("b", second)))
+    assert one.similarity(o["a"], o["b"]) == base  # a toll on one side only is no evidence
 
 
 @pytest.mark.parametrize(

@@ -318,15 +318,16 @@ def story_doc(
     )
 
 
-def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, str | None]:
-    """The town and day of the incident the report tells most (first told, on a tie)."""
+def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, Any]:
+    """The town, day and toll of the incident the report tells most (first told, on a tie)."""
     located = [i for i in incidents if (i.get("location") or {}).get("precision") == "settlement"]
     if not located:
         return {}
     main = max(located, key=lambda i: (len(i["mentions"]), -min(m["start"] for m in i["mentions"])))
     date = main.get("date") or {}
     day = date.get("start") if date.get("precision") == "day" else None
-    return {"event_place": main["location"]["name"], "event_day": day}
+    killed = (main.get("killed") or {}).get("low")
+    return {"event_place": main["location"]["name"], "event_day": day, "event_killed": killed}
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:

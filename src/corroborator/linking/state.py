@@ -26,7 +26,7 @@ from corroborator.storage.db import Store
 if TYPE_CHECKING:
     from corroborator.linking.build import Links
 
-STATE_VERSION = "2"  # bump when the shape or meaning of any state row changes
+STATE_VERSION = "3"  # bump when the shape or meaning of any state row changes
 CHUNK = 500  # ids per IN (...) list: well under every backend's parameter limit
 
 
@@ -114,6 +114,7 @@ def vec_json(vec: stories._Vec) -> str:
             "language": vec.language,
             "event_place": vec.event_place,
             "event_day": vec.event_day,
+            "event_killed": vec.event_killed,
         },
         ensure_ascii=False,
     )
@@ -137,6 +138,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         d.get("language"),
         d.get("event_place", ""),  # vectors stored before these were kept
         d.get("event_day"),
+        d.get("event_killed"),
     )
 
 
