@@ -131,8 +131,8 @@ BLIND_SETS = [
     # .634 (.70/.58) with the concept dictionary, chosen on the dev sets
     ("blind11", 49, 0.62, 0.56, True),
     # written blind in session 22 (34 of 48 in English), scored once: .76/.89/.820; .812
-    # with session 23's language rule for conflicts (reverted), .820 at its end; .851 (.78/.93) with
-    # session 25.s toll discount
+    # with session 23's language rule for conflicts (reverted), .820 at its end; .851
+    # (.78/.93) with session 25's toll discount
     ("blind12", 48, 0.8, 0.87, True),
     # written blind in session 23 (14 of 49 not in English), scored once with the starting
     # linker: .88/.86/.867 (baseline .241), unchanged at the session's end; towns matched
