@@ -43,9 +43,20 @@ def _fails_late(x: int) -> int:
 
 
 @needs_fork
-def test_a_failure_in_a_child_is_one_clear_error() -> None:
-    with pytest.raises(CorroboratorError, match="linking worker failed: ValueError: bad pair"):
+def test_a_failure_in_a_child_is_raised_here_as_it_was_there() -> None:
+    with pytest.raises(ValueError, match="bad pair"):
         forked.fork_map(_fails_late, list(range(3 * forked.MIN_ITEMS)), jobs=2)
+
+
+def _dies() -> None:
+    os._exit(3)
+
+
+@needs_fork
+def test_a_child_that_dies_is_one_clear_error() -> None:
+    child = forked.Child(_dies, "test worker")
+    with pytest.raises(CorroboratorError, match=r"test worker died \(exit code 3\)"):
+        child.result()
 
 
 @needs_fork

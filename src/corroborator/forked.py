@@ -1,16 +1,16 @@
-"""A map over forked copies of this process, for CPU-bound steps after extraction.
+"""Work in forked copies of this process: a child that computes one thing and sends it
+back, and a map over such children.
 
-Story clustering scores thousands of document pairs on one core while the others idle.
-A forked child already holds every vector the scorer reads (copy-on-write), so only the
-pairs' scores travel back. Where there is no fork, in a daemonic process (a Dask or pool
-worker may not have children) or for a short list, the map runs here.
+A forked child already holds everything the parent loaded (copy-on-write), so only its
+answer travels: the archiving of an ingest runs in one while the parent loads the models,
+and story clustering scores thousands of document pairs on every core instead of one.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from corroborator.errors import CorroboratorError
 
@@ -20,44 +20,79 @@ R = TypeVar("R")
 MIN_ITEMS = 2000  # below this the fork (tens of ms for a loaded process) costs more than it saves
 
 
+def can_fork() -> bool:
+    """Fork exists here, and this process may have children (a Dask or pool worker is
+    daemonic and may not)."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+class Child(Generic[R]):
+    """`run()` in a forked child that dies with this process; `result()` is its value, or
+    raises what it raised."""
+
+    def __init__(self, run: Callable[[], R], name: str) -> None:
+        self.name = name
+        ctx = multiprocessing.get_context("fork")
+        self._receive, send = ctx.Pipe(duplex=False)
+        self._process = ctx.Process(target=_run_child, args=(run, send), daemon=True)
+        self._process.start()
+        send.close()
+
+    def done(self) -> bool:
+        return bool(self._receive.poll())
+
+    def result(self) -> R:
+        try:
+            ok, value = self._receive.recv()
+        except EOFError:
+            self._process.join()
+            code = self._process.exitcode
+            raise CorroboratorError(f"{self.name} died (exit code {code})") from None
+        finally:
+            self._process.join()
+        if not ok:
+            raise value
+        return value
+
+
+def _run_child(run: Callable[[], Any], send: Any) -> None:
+    import ctypes
+    import pickle
+    import signal
+    import sys
+
+    if sys.platform == "linux":  # die with the parent: a killed ingest leaves no writer behind
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    try:
+        result: tuple[bool, Any] = (True, run())
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        try:
+            pickle.loads(pickle.dumps(exc))  # an exception with its own __init__ may not load
+            result = (False, exc)
+        except Exception:  # noqa: BLE001
+            result = (False, CorroboratorError(f"{type(exc).__name__}: {exc}"))
+    send.send(result)
+    send.close()
+
+
 def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     """`[fn(x) for x in items]`, in order, split over `jobs` processes: this one and
-    `jobs - 1` forked children. `fn` must be pure (its side effects stay in the child)."""
+    `jobs - 1` forked children. `fn` must be pure (its side effects stay in the child).
+    A short list, or no fork, runs here."""
     jobs = min(jobs, len(items) // (MIN_ITEMS // 2) or 1)
-    if (
-        jobs < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
-        or multiprocessing.current_process().daemon
-    ):
+    if jobs < 2 or not can_fork():
         return [fn(x) for x in items]
     size = -(-len(items) // jobs)
     parts = [items[i : i + size] for i in range(0, len(items), size)]
-    ctx = multiprocessing.get_context("fork")
-    children = []
-    for part in parts[1:]:
-        receive, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_child, args=(fn, part, send), daemon=True)
-        child.start()
-        send.close()
-        children.append((child, receive))
+    children = [Child(_mapper(fn, part), "linking worker") for part in parts[1:]]
     out = [fn(x) for x in parts[0]]
-    for child, receive in children:
-        try:
-            ok, value = receive.recv()
-        except EOFError:
-            raise CorroboratorError(f"linking worker died (exit code {child.exitcode})") from None
-        finally:
-            child.join()
-        if not ok:
-            raise CorroboratorError(f"linking worker failed: {value}")
-        out.extend(value)
+    for child in children:
+        out.extend(child.result())
     return out
 
 
-def _child(fn: Callable[[Any], Any], part: Sequence[Any], send: Any) -> None:
-    try:
-        result: tuple[bool, Any] = (True, [fn(x) for x in part])
-    except BaseException as exc:  # noqa: BLE001 - reported by the parent
-        result = (False, f"{type(exc).__name__}: {exc}")
-    send.send(result)
-    send.close()
+def _mapper(fn: Callable[[T], R], part: Sequence[T]) -> Callable[[], list[R]]:
+    return lambda: [fn(x) for x in part]

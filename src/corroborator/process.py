@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
+from corroborator import forked
 from corroborator.errors import CorroboratorError
 from corroborator.storage.db import Store
 
@@ -83,50 +84,16 @@ def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
     `os._exit`, so the inherited one is never closed, and dies with this process. With one
     job, or no fork, `run()` simply runs here first.
     """
-    import multiprocessing
     import sys
 
     jobs = default_jobs() if jobs is None else jobs
-    if jobs < 2 or sys.platform != "linux":
+    if jobs < 2 or sys.platform != "linux" or not forked.can_fork():
         return run()
-    # forked before spaCy's import (~0.6 s): archiving does not need it
-    ctx = multiprocessing.get_context("fork")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_run_child, args=(run, send), daemon=True)
-    child.start()
-    send.close()
-    try:
-        _warm()
-        if not receive.poll():
-            _fuzzy_index()
-        try:
-            ok, value = receive.recv()
-        except EOFError:
-            raise CorroboratorError(f"ingest worker died (exit code {child.exitcode})") from None
-    finally:
-        child.join()
-    if not ok:
-        raise value
-    return value
-
-
-def _run_child(run: Callable[[], Any], send: Any) -> None:
-    import ctypes
-    import pickle
-    import signal
-
-    # die with the parent (PR_SET_PDEATHSIG): a killed ingest leaves no writer behind
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-    try:
-        result: tuple[bool, Any] = (True, run())
-    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
-        try:
-            pickle.loads(pickle.dumps(exc))  # an exception with its own __init__ may not load
-            result = (False, exc)
-        except Exception:  # noqa: BLE001
-            result = (False, CorroboratorError(f"{type(exc).__name__}: {exc}"))
-    send.send(result)
-    send.close()
+    child = forked.Child(run, "ingest worker")  # before spaCy's import: archiving needs none
+    _warm()
+    if not child.done():
+        _fuzzy_index()
+    return child.result()
 
 
 def _fuzzy_index() -> None:
