@@ -374,6 +374,19 @@ def test_main_incidents_with_tolls_far_apart_score_lower() -> None:
     assert close.similarity(c["a"], c["b"]) == base
     one, o = _index(_corpus(_doc("a", first, event_killed=4), _doc("b", second)))
     assert one.similarity(o["a"], o["b"]) == base  # a toll on one side only is no evidence
+    # days later with a higher toll is a revision; with a lower one, another event
+    dated = {"a": "2024-05-06", "b": "2024-05-09"}
+    plain_d, pd = _index(
+        _corpus(*(_doc(k, t, published=dated[k]) for k, t in (("a", first), ("b", second))))
+    )
+    base_d = plain_d.similarity(pd["a"], pd["b"])
+    for later_toll, factor in ((11, 1.0), (2, TOLL_DISCOUNT)):
+        docs = _corpus(
+            _doc("a", first, event_killed=4, published=dated["a"]),
+            _doc("b", second, event_killed=later_toll, published=dated["b"]),
+        )
+        index, v = _index(docs)
+        assert index.similarity(v["a"], v["b"]) == pytest.approx(factor * base_d) and base_d > 0
 
 
 @pytest.mark.parametrize(

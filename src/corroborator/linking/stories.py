@@ -328,9 +328,15 @@ def _other_toll(a: _Vec, b: _Vec) -> bool:
     the other. Of the dev sets' close pairs that differ so, two in five are one story (a
     follow-up's revised toll), against three in five overall and four in five where the
     tolls agree; a discount, not a conflict, so a revised toll with everything else shared
-    still links."""
+    still links. A report published days later with the higher toll is what a revision
+    looks like (tolls rise as bodies are found), so that is no evidence either way."""
     ka, kb = a.event_killed, b.event_killed
-    return bool(ka and kb and max(ka, kb) > TOLL_RATIO * min(ka, kb))
+    if not (ka and kb and max(ka, kb) > TOLL_RATIO * min(ka, kb)):
+        return False
+    if a.day is not None and b.day is not None and a.day != b.day:
+        later, earlier = (a, b) if a.day > b.day else (b, a)
+        return not (later.event_killed or 0) > (earlier.event_killed or 0)
+    return True
 
 
 def _place_conflict(a: _Vec, b: _Vec) -> bool:
