@@ -240,3 +240,18 @@ def test_cookie_notices_and_sign_up_lines_in_other_languages_are_furniture() -> 
         assert notice in dropped and page_text.split("\n")[0] in dropped
         assert headline not in dropped and "tuées" not in dropped and "getötet" not in dropped
     assert "Newsletter abonnieren" in "".join(german[a:b] for a, b in furniture_ranges(german))
+
+
+def test_a_section_trail_above_the_headline_is_furniture() -> None:
+    """'Europe > Ukraine war' reads like a short headline; the trail's arrow says it is not."""
+    page_text = (
+        "Home | World | Europe | Video\n"
+        "Europe > Ukraine war\n"
+        "Drone hits bus stop in Kherson, killing two\n"
+        "A Russian drone struck a crowded bus stop in Kherson on Tuesday morning, killing two"
+        " people and wounding nine, the regional governor said.\n"
+        "Residents said the drone circled for several minutes before it struck.\n"
+    )
+    dropped = "".join(page_text[a:b] for a, b in furniture_ranges(page_text))
+    assert "Europe > Ukraine war" in dropped
+    assert "Drone hits bus stop" not in dropped and "governor said" not in dropped

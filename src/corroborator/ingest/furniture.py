@@ -34,6 +34,7 @@ SHORT_INTERFACE = 0.25  # ... and above which a short line is a button or menu i
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d+", re.UNICODE)
 _GUILLEMETS = re.compile(r"«[^»]*»")
 _SEPARATORS = re.compile(r"\s[|•·›»/>–—-]\s|\s{2,}\S|[|•·›»]")
+_BREADCRUMB = re.compile(r"\w\s+[›»>]\s+\w")
 # a sentence end, allowing a signed-off source after it ("... on social media. — Euronews")
 _SENTENCE_END = re.compile(r"(?:[.!?…][\"'”’)\]]*|[\"”’])(?:\s+[—–-]+\s*(?:\S+\s?){1,4})?\s*$")
 _TIME = re.compile(r"^\d{1,2}[:.]\d{2}(?:[ap]m)?$|^\d{1,4}([./-])\d{1,2}\1\d{2,4}$", re.I)
@@ -91,6 +92,7 @@ class Features:
     label: bool  # "Tags:", "Read also:" and other short labels
     copyright: bool
     quoted: bool  # holds quotation marks: someone's words, never page interface
+    breadcrumb: bool  # "Africa › Sudan": a section trail, never a headline
 
 
 def features(line: str) -> Features:
@@ -112,6 +114,7 @@ def features(line: str) -> Features:
         label=_is_label(line, interface),
         copyright="©" in line or "(c)" in line.lower(),
         quoted=any(c in line for c in '«»“”„"'),
+        breadcrumb=bool(_BREADCRUMB.search(_GUILLEMETS.sub("", line))),
     )
 
 
@@ -174,7 +177,7 @@ def is_headline(f: Features) -> bool:
         and f.interface <= (MAX_INTERFACE if f.words >= 6 else 0)  # "families search for"
         and f.dates < 0.5
         and f.separators < 2
-        and not (f.label or f.byline)
+        and not (f.label or f.byline or f.breadcrumb)
     )
 
 
