@@ -79,8 +79,10 @@ WHAT_WORDS = 5  # "telling" event words per report
 # Independent retellings quote different witnesses, so each centring on its own person is
 # weak evidence of another story: 0.5 split the example corpus's two outlets' market strike.
 PROTAGONIST_CONFLICT = 0.8
-TOLL_RATIO = 1.5  # main incidents' tolls further apart than this are told of two events ...
-TOLL_DISCOUNT = 0.8  # ... more often than of one: chosen on the dev sets (0.75-0.85 and ratios 1.25-2 within .002)
+# Main incidents whose tolls are further apart than TOLL_RATIO are told of two events more
+# often than of one: chosen on the dev sets (0.75-0.85 and ratios 1.25-2 within .002).
+TOLL_RATIO = 1.5
+TOLL_DISCOUNT = 0.8
 DAY_DISCOUNT = 0.8  # main incidents dated days apart (0.5-0.9 alike on the dev sets)
 EVENT_PLACE_BOOST = 1.5  # chosen on the dev sets: 1.3 and 2.0 both lower on the mean of eight
 DATE_SLACK = 3  # days two reports may disagree on one act's date (overnight, 'on Monday')
@@ -334,8 +336,8 @@ def _other_toll(a: _Vec, b: _Vec) -> bool:
     if not (ka and kb and max(ka, kb) > TOLL_RATIO * min(ka, kb)):
         return False
     if a.day is not None and b.day is not None and a.day != b.day:
-        later, earlier = (a, b) if a.day > b.day else (b, a)
-        return not (later.event_killed or 0) > (earlier.event_killed or 0)
+        later, earlier = (ka, kb) if a.day > b.day else (kb, ka)
+        return later < earlier
     return True
 
 
@@ -605,7 +607,7 @@ class StoryIndex:
             score *= EVENT_PLACE_BOOST
         if _other_toll(a, b):
             score *= TOLL_DISCOUNT
-        if _other_day(a, b):  # the same kind of act in the same region another day
+        if _other_day(a, b):  # told of acts days apart: more often two acts than one
             score *= DAY_DISCOUNT
 
         return score * 0.5 ** (max(0, gap - 2) / HALF_LIFE_DAYS)
