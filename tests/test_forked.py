@@ -1,51 +1,72 @@
-"""Story pairs scored over forked processes: the same answers as one process, in order."""
+"""Work in forked children: results in order from more than one process, a child's failure
+raised in the parent, no fork while another thread runs. The fork paths run in a fresh
+interpreter: once a test has used Dask, this one keeps Dask's offload thread for good."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from pathlib import Path
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
-from conftest import read_documents
 from corroborator import forked
 from corroborator.errors import CorroboratorError
-from corroborator.linking.stories import StoryDoc, StoryIndex, assign_stories
 
-RETELLINGS = Path(__file__).parent / "fixtures" / "retellings"
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform"
 )
 
 
-def _with_pid(x: int) -> tuple[int, int]:
-    return x * x, os.getpid()
+def _fresh(code: str) -> str:
+    """Run `code` in a new interpreter with one thread; its standard output."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
 
 
 @needs_fork
 def test_results_come_back_in_order_from_more_than_one_process() -> None:
-    out = forked.fork_map(_with_pid, list(range(3 * forked.MIN_ITEMS)), jobs=2)
-    assert [v for v, _ in out] == [x * x for x in range(3 * forked.MIN_ITEMS)]
-    assert len({pid for _, pid in out}) == 2
-    assert out[0][1] == os.getpid()  # the first share is scored here
+    out = _fresh(
+        """
+        import os
+        from corroborator import forked
+        n = 3 * forked.MIN_ITEMS
+        out = forked.fork_map(lambda x: (x * x, os.getpid()), list(range(n)), jobs=2)
+        assert [v for v, _ in out] == [x * x for x in range(n)]
+        assert out[0][1] == os.getpid()  # the first share is scored here
+        print(len({pid for _, pid in out}))
+        """
+    )
+    assert out == "2"
 
 
 def test_a_short_list_stays_in_this_process() -> None:
-    out = forked.fork_map(_with_pid, list(range(10)), jobs=4)
-    assert {pid for _, pid in out} == {os.getpid()}
-
-
-def _fails_late(x: int) -> int:
-    if x == 3 * forked.MIN_ITEMS - 1:
-        raise ValueError("bad pair")
-    return x
+    out = forked.fork_map(lambda x: os.getpid(), list(range(10)), jobs=4)
+    assert set(out) == {os.getpid()}
 
 
 @needs_fork
 def test_a_failure_in_a_child_is_raised_here_as_it_was_there() -> None:
-    with pytest.raises(ValueError, match="bad pair"):
-        forked.fork_map(_fails_late, list(range(3 * forked.MIN_ITEMS)), jobs=2)
+    out = _fresh(
+        """
+        from corroborator import forked
+        n = 3 * forked.MIN_ITEMS
+        def f(x):
+            if x == n - 1:  # in the last share: a child's
+                raise ValueError("bad pair")
+            return x
+        try:
+            forked.fork_map(f, list(range(n)), jobs=2)
+        except ValueError as exc:
+            print("raised", exc)
+        """
+    )
+    assert out == "raised bad pair"
 
 
 def _dies() -> None:
@@ -59,15 +80,46 @@ def test_a_child_that_dies_is_one_clear_error() -> None:
         child.result()
 
 
+def test_no_fork_while_another_thread_runs() -> None:
+    """A thread holding a lock at the fork would leave the child waiting on it for ever:
+    with one alive, the map runs here."""
+    import threading
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not forked.can_fork()
+        out = forked.fork_map(lambda x: os.getpid(), list(range(3 * forked.MIN_ITEMS)), jobs=2)
+        assert set(out) == {os.getpid()}
+    finally:
+        stop.set()
+        other.join()
+
+
 @needs_fork
 def test_two_processes_cluster_stories_as_one_does() -> None:
     """Every retelling set's texts at once (hundreds of reports, thousands of pairs)."""
-    records = [r for folder in sorted(RETELLINGS.glob("*/docs")) for r in read_documents(folder)]
-    docs = [
-        StoryDoc(f"{i}:{r.source_file}", r.text, r.published, (), (), None)
-        for i, r in enumerate(records)
-    ]
-    one, two = StoryIndex(jobs=1), StoryIndex(jobs=2)
-    assert assign_stories(docs, index=one) == assign_stories(docs, index=two)
-    assert len(two._sims) >= forked.MIN_ITEMS  # the forked path was taken
-    assert one._sims == two._sims
+    out = _fresh(
+        f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from conftest import read_documents
+        from corroborator import forked
+        from corroborator.linking.stories import StoryDoc, StoryIndex, assign_stories
+
+        root = Path({os.path.dirname(__file__)!r}) / "fixtures" / "retellings"
+        records = [r for folder in sorted(root.glob("*/docs")) for r in read_documents(folder)]
+        docs = [
+            StoryDoc(f"{{i}}:{{r.source_file}}", r.text, r.published, (), (), None)
+            for i, r in enumerate(records)
+        ]
+        assert forked.can_fork()
+        one, two = StoryIndex(jobs=1), StoryIndex(jobs=2)
+        assert assign_stories(docs, index=one) == assign_stories(docs, index=two)
+        assert one._sims == two._sims
+        print(len(two._sims) >= forked.MIN_ITEMS)  # enough pairs for the forked path
+        """
+    )
+    assert out == "True"

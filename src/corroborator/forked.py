@@ -9,6 +9,7 @@ and story clustering scores thousands of document pairs on every core instead of
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -21,11 +22,13 @@ MIN_ITEMS = 2000  # below this the fork (tens of ms for a loaded process) costs 
 
 
 def can_fork() -> bool:
-    """Fork exists here, and this process may have children (a Dask or pool worker is
-    daemonic and may not)."""
+    """Fork exists here, this process may have children (a Dask or pool worker is daemonic
+    and may not), and no other thread runs: a child forked while another thread holds a
+    lock (a client's event loop, a progress bar's monitor) could wait on it for ever."""
     return (
         "fork" in multiprocessing.get_all_start_methods()
         and not multiprocessing.current_process().daemon
+        and threading.active_count() == 1
     )
 
 

@@ -239,6 +239,7 @@ def process(
         if todo:
             _warm()
         results = _run_local(store, todo, batch)
+    tqdm.monitor_interval = 0  # no monitor thread: linking forks after the bar (`forked`)
     with tqdm(
         total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
     ) as bar:
