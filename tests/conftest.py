@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -156,3 +157,13 @@ def ingest_and_score(folder: Path, docs: Path, gold: Path) -> dict[str, Any]:
         assert exported.returncode == 0, exported.stderr
         out[what] = [json.loads(line) for line in exported.stdout.splitlines() if line]
     return out
+
+
+def run_fresh(code: str) -> str:
+    """Run `code` in a new interpreter (one thread: no Dask offload thread left by an
+    earlier test, so forking is allowed); its standard output."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
+from conftest import run_fresh
 from corroborator import forked
 from corroborator.errors import CorroboratorError
 
@@ -20,18 +18,9 @@ needs_fork = pytest.mark.skipif(
 )
 
 
-def _fresh(code: str) -> str:
-    """Run `code` in a new interpreter with one thread; its standard output."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.strip()
-
-
 @needs_fork
 def test_results_come_back_in_order_from_more_than_one_process() -> None:
-    out = _fresh(
+    out = run_fresh(
         """
         import os
         from corroborator import forked
@@ -52,7 +41,7 @@ def test_a_short_list_stays_in_this_process() -> None:
 
 @needs_fork
 def test_a_failure_in_a_child_is_raised_here_as_it_was_there() -> None:
-    out = _fresh(
+    out = run_fresh(
         """
         from corroborator import forked
         n = 3 * forked.MIN_ITEMS
@@ -100,7 +89,7 @@ def test_no_fork_while_another_thread_runs() -> None:
 @needs_fork
 def test_two_processes_cluster_stories_as_one_does() -> None:
     """Every retelling set's texts at once (hundreds of reports, thousands of pairs)."""
-    out = _fresh(
+    out = run_fresh(
         f"""
         import sys
         from pathlib import Path
