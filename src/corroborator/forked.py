@@ -51,11 +51,12 @@ class Child(Generic[R]):
         try:
             ok, value = self._receive.recv()
         except EOFError:
-            self._process.join()
-            code = self._process.exitcode
-            raise CorroboratorError(f"{self.name} died (exit code {code})") from None
+            ok, value = None, None  # it died before sending
         finally:
             self._process.join()
+        if ok is None:
+            code = self._process.exitcode
+            raise CorroboratorError(f"{self.name} died (exit code {code})")
         if not ok:
             raise value
         return value

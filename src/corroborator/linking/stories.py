@@ -684,7 +684,8 @@ class StoryIndex:
                     near[a].add(b)
                     near[b].add(a)
         pairs = [(a, b) for a in sorted(near) for b in sorted(near[a]) if a < b]
-        self._score_pairs(pairs)
+        if self.jobs > 1:  # one process scores them as the linkages ask
+            self._score_pairs(pairs)
         heap = [(-self.linkage(a, b), a, b) for a, b in pairs]
         heapq.heapify(heap)
         while heap and -heap[0][0] >= self.threshold:
