@@ -76,10 +76,11 @@ def load_nlp() -> Language:
 
     import spacy
 
-    from corroborator.nlp import geotagger
+    from corroborator.nlp import fast_rules, geotagger
 
     nlp = spacy.load(SPACY_MODEL)
     nlp.add_pipe("newline_sentences", before="parser")
+    fast_rules.install(nlp)
     collecting = gc.isenabled()
     gc.disable()
     try:
