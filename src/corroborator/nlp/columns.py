@@ -8,10 +8,27 @@ indexed by `token.i` answers the second question onwards at the price of a list 
 
 from __future__ import annotations
 
+from spacy.attrs import DEP, LEMMA, LOWER, ORTH, POS, TAG
 from spacy.tokens import Doc
 
-_ATTRS = ("text", "lower_", "lemma_", "pos_", "tag_", "dep_")
+_ATTRS = {"text": ORTH, "lower_": LOWER, "lemma_": LEMMA, "pos_": POS, "tag_": TAG, "dep_": DEP}
 _KEYS = {attr: "corroborator_column_" + attr for attr in _ATTRS}
+
+
+class _Names(dict[int, str]):
+    """String of each hash (or part-of-speech symbol) met so far: one dict lookup per
+    token instead of a `Token` built and its string decoded."""
+
+    def __init__(self, doc: Doc) -> None:
+        super().__init__()
+        self.strings = doc.vocab.strings
+
+    def __missing__(self, key: int) -> str:
+        name = self[key] = self.strings[key]
+        return name
+
+
+_NAMES: list[_Names] = []
 
 
 def column(doc: Doc, attr: str) -> list[str]:
@@ -19,7 +36,10 @@ def column(doc: Doc, attr: str) -> list[str]:
     key = _KEYS[attr]
     cached = doc.user_data.get(key)
     if cached is None:
-        cached = doc.user_data[key] = [getattr(t, attr) for t in doc]
+        if not _NAMES or _NAMES[0].strings is not doc.vocab.strings:
+            _NAMES[:] = [_Names(doc)]
+        ids = doc.to_array(_ATTRS[attr]).tolist() if len(doc) else []
+        cached = doc.user_data[key] = list(map(_NAMES[0].__getitem__, ids))
     return cached
 
 

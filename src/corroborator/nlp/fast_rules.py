@@ -46,6 +46,10 @@ class IndexedAttributeRuler:
                 by_value.setdefault(value, []).append((i, strings.add(key)))
             else:
                 self.sets.append((i, strings.add(key), tests))
+        # what the rules set, as columns of one array (else the ruler sets each token)
+        targets = sorted({attr for attrs in ruler.attrs for attr in attrs})
+        self.targets = targets if set(targets) <= _SETTABLE else []
+        self.target_col = {attr: n for n, attr in enumerate(targets)}
 
     def __call__(self, doc: Doc) -> Doc:
         strings = self.ruler.vocab.strings
@@ -67,11 +71,32 @@ class IndexedAttributeRuler:
                 hits &= (table[:, col, None] == values).any(axis=1) == wanted
             matches.extend((rule, m_id, i, i + 1) for i in np.flatnonzero(hits).tolist())
         matches.sort()  # the ruler's order: later rules win
-        self.ruler.set_annotations(doc, matches)
+        self._set(doc, matches)
         return doc
+
+    def _set(self, doc: Doc, matches: list[tuple[int, int, int, int]]) -> None:
+        """The ruler's `set_annotations`, on one array: it builds a span and a token per
+        match and sets their attributes one by one."""
+        if not matches:
+            return
+        if not self.targets:
+            self.ruler.set_annotations(doc, matches)
+            return
+        out = doc.to_array(self.targets)
+        attrs, indices, col = self.ruler.attrs, self.ruler.indices, self.target_col
+        for rule, _, start, end in matches:
+            index = indices[rule]
+            token = (start if index >= 0 else end) + index
+            if not start <= token < end:
+                self.ruler.set_annotations(doc, matches)  # raises the ruler's own error
+                return
+            for attr, value in attrs[rule].items():
+                out[token, col[attr]] = value
+        doc.from_array(self.targets, out)
 
 
 _COLUMNS = [TAG, LOWER, DEP, IS_SPACE]
+_SETTABLE = {TAG, POS, MORPH, LEMMA, DEP}  # token attributes only, none on the lexeme
 _COLUMN = {"TAG": 0, "LOWER": 1, "DEP": 2, "IS_SPACE": 3}
 
 
@@ -152,6 +177,8 @@ def install(nlp: Language) -> None:
     ):
         if original not in nlp.pipe_names:
             continue
+        if isinstance(nlp.get_pipe(original), (IndexedAttributeRuler, RememberingLemmatizer)):
+            continue  # installed already
         if original == _LEMMATIZER and getattr(nlp.get_pipe(original), "mode", "") != "rule":
             continue
         nlp.add_pipe(factory, before=original)
