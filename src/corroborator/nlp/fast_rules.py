@@ -82,7 +82,7 @@ class IndexedAttributeRuler:
         if not self.targets:
             self.ruler.set_annotations(doc, matches)
             return
-        out = doc.to_array(self.targets)
+        out: Any = doc.to_array(self.targets)
         attrs, indices, col = self.ruler.attrs, self.ruler.indices, self.target_col
         for rule, _, start, end in matches:
             index = indices[rule]
