@@ -9,6 +9,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import BIG_POPULATION, MAX_TOKENS, Gazetteer, load
 
 COMPONENT = "corroborator_gazetteer"
@@ -23,27 +24,12 @@ def _dateline_at(doc: Doc, start: int, end: int) -> bool:
     return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-"}
 
 
-def _first_words(gaz: Gazetteer) -> frozenset[str]:
-    """The first words of the gazetteer's names: a token that starts none (six in ten) is
-    passed over without trying windows from it. Built once per gazetteer (~0.05 s), by the
-    tagger before the workers fork."""
-    for known, firsts in _FIRSTS:
-        if known is gaz:
-            return firsts
-    firsts = frozenset(words[0] for words in gaz.by_tokens)
-    _FIRSTS.append((gaz, firsts))
-    return firsts
-
-
-_FIRSTS: list[tuple[Gazetteer, frozenset[str]]] = []
-
-
 def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]:
     """Longest non-overlapping gazetteer matches, left to right (all-caps datelines too)."""
-    firsts = _first_words(gaz)
+    firsts = gaz.first_words
     out: list[tuple[int, int, tuple[int, ...]]] = []
     i, n = 0, len(doc)
-    texts = [t.text for t in doc]  # one pass: a Token per window lookup is the hot cost
+    texts = column(doc, "text")  # a Token per window lookup was the hot cost
     # capitals[k]: tokens from k on that pass the dateline test (no lower-case letter word,
     # no word of two letters), so a window's test is one comparison
     capitals = [0] * (n + 1)
@@ -156,7 +142,7 @@ class GazetteerTagger:
 
     def __init__(self, gaz: Gazetteer) -> None:
         self.gaz = gaz
-        _first_words(gaz)
+        gaz.first_words  # noqa: B018 - built here, before workers fork
 
     def __call__(self, doc: Doc) -> Doc:
         spans = tag_places(self.gaz, doc)

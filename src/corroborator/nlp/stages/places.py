@@ -35,7 +35,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import ClassVar
 
 from spacy.tokens import Doc, Token
 
@@ -59,7 +58,6 @@ DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets tha
 TIE_KM = 300.0  # a place this close to another of the story belongs to it
 CITY_KM = 25.0  # a district of a city lies this close to its centre
 NEAR_KM = 100.0  # "X near Y", and the reach of the document's other places as a prior
-NEAR_MEMO = 4096  # near-spelling searches remembered per process (see `Resolver`)
 # "X, Y" / "X in (the) Y" / "X, in Y": Y is the area X lies in ("Paris, Texas")
 _QUALIFIER = re.compile(r"^(?:,\s*(?:in\s+)?|\s+in\s+)(?:the\s+)?$")
 # "the Industrialnyi district of Kharkiv", "the Zeitoun neighbourhood of Gaza City"
@@ -262,20 +260,9 @@ class Resolver:
     """Ranks gazetteer candidates for the place mentions of one document."""
 
     _admin1: dict[tuple[str, str], Place] | None = None  # shared: built once per process
-    # near spellings found, shared: one misspelling recurs across a batch (~1 ms a search)
-    _near: ClassVar[dict[tuple[int, str, frozenset[str]], list[Place]]] = {}
 
     def __init__(self, gaz: Gazetteer) -> None:
         self.gaz = gaz
-
-    def _near_spellings(self, lookup: str, countries: list[str]) -> list[Place]:
-        key = (id(self.gaz), lookup, frozenset(countries))
-        found = Resolver._near.get(key)
-        if found is None:
-            if len(Resolver._near) >= NEAR_MEMO:
-                Resolver._near.clear()
-            found = Resolver._near[key] = self.gaz.fuzzy(lookup, countries)[:5]
-        return found
 
     def context(self, cands: list[list[Place]]) -> tuple[Counter[str], Counter[str]]:
         """Country and admin1 weights from mentions with one reading (or one country); a
@@ -419,7 +406,7 @@ class Resolver:
         words = english_words()
         top = [cc for cc, _ in countries.most_common(3)]
         if not options and top and len(m.lookup) >= 4:
-            options = [p for p in self._near_spellings(m.lookup, top) if p.kind != "admin2"]
+            options = [p for p in self.gaz.fuzzy(m.lookup, top)[:5] if p.kind != "admin2"]
             if m.wants:
                 options = [p for p in options if p.kind in {"admin1", "admin2"}] or options
         if countries:  # a region or village abroad is a namesake, not the place meant
