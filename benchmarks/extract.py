@@ -27,6 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import corroborator  # noqa: F401 - first: it sets one BLAS thread per process, as in an ingest
+
+# isort: split
 import spacy
 from newslike import corpus
 from spacy.language import Language
