@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
 
 from conftest import run_fresh
 from corroborator import forked
 from corroborator.errors import CorroboratorError
+from corroborator.storage.db import open_store
 
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform"
@@ -109,6 +111,53 @@ def test_two_processes_cluster_stories_as_one_does() -> None:
         assert assign_stories(docs, index=one) == assign_stories(docs, index=two)
         assert one._sims == two._sims
         print(len(two._sims) >= forked.MIN_ITEMS)  # enough pairs for the forked path
+        """
+    )
+    assert out == "True"
+
+
+@needs_fork
+def test_beside_runs_in_another_process_only_with_a_second_job() -> None:
+    out = run_fresh(
+        """
+        import os
+        from corroborator import forked
+        there = forked.beside(os.getpid, 2, "test child")
+        here = forked.beside(os.getpid, 1, "test child")
+        print(there() != os.getpid(), here() == os.getpid())
+        """
+    )
+    assert out == "True True"
+
+
+@needs_fork
+def test_a_full_relink_on_two_processes_writes_what_one_writes(tmp_path: Path) -> None:
+    """Incident items built in a forked child while stories cluster: same incidents,
+    records and stories as one process builds."""
+    from corroborator.ingest.archive import Archive
+    from corroborator.ingest.runner import ingest_paths
+    from corroborator.process import process
+
+    store = open_store(str(tmp_path / "r.db"))
+    ingest_paths(
+        store, Archive(tmp_path / "a"), [str(Path(__file__).parent / "fixtures" / "linking")]
+    )
+    process(store, jobs=1)
+    store.close()
+    out = run_fresh(
+        f"""
+        from corroborator.linking.build import relink
+        from corroborator.storage.db import open_store
+        store = open_store({str(tmp_path / "r.db")!r})
+        tables = []
+        for jobs in (1, 2):
+            relink(store, None, jobs)
+            tables.append((
+                store.rows("SELECT incident_id, record FROM incidents ORDER BY incident_id"),
+                store.rows("SELECT document_id, story_id FROM documents ORDER BY document_id"),
+            ))
+        assert tables[0] == tables[1]
+        print(len(tables[0][0]) > 3)
         """
     )
     assert out == "True"

@@ -22,6 +22,7 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
 _RULER, _LEMMATIZER = "attribute_ruler", "lemmatizer"
+LEMMA_MEMO = 200_000  # (word, POS, morphology) answers kept: ~10k per 240 news texts
 
 
 class IndexedAttributeRuler:
@@ -153,6 +154,8 @@ class RememberingLemmatizer:
             key = (orth, pos, morph)
             value = known.get(key)
             if value is None:
+                if len(known) >= LEMMA_MEMO:
+                    known.clear()
                 value = known[key] = strings.add(self.lemmatizer.lemmatize(doc[i])[0])
             lemmas[i] = value
         doc.from_array([LEMMA], lemmas)
