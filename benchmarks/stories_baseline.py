@@ -79,6 +79,7 @@ FOLDERS = {
     "blind16": ROOT / "tests/fixtures/retellings/blind16",
     "blind17": ROOT / "tests/fixtures/retellings/blind17",
     "blind18": ROOT / "tests/fixtures/retellings/blind18",
+    "blind19": ROOT / "tests/fixtures/retellings/blind19",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -86,7 +87,7 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18")
+HELD = ("blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19")
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
