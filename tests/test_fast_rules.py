@@ -5,6 +5,9 @@ are for."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +73,17 @@ def test_empty_and_whitespace_documents() -> None:
     nlp = load_nlp()
     assert len(nlp("")) == 0
     assert [t.pos_ for t in nlp("   \n\n  ")] == ["SPACE"]
+
+
+def test_one_blas_thread_per_process_unless_set() -> None:
+    """Workers are processes: each gets one BLAS thread, and a user's own setting wins."""
+    code = "import os, corroborator; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    unset = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    mine = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "OPENBLAS_NUM_THREADS": "3"},
+        capture_output=True,
+        text=True,
+    )
+    assert (unset.stdout.strip(), mine.stdout.strip()) == ("1", "3")
