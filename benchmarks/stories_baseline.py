@@ -80,6 +80,7 @@ FOLDERS = {
     "blind17": ROOT / "tests/fixtures/retellings/blind17",
     "blind18": ROOT / "tests/fixtures/retellings/blind18",
     "blind19": ROOT / "tests/fixtures/retellings/blind19",
+    "blind20": ROOT / "tests/fixtures/retellings/blind20",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -87,7 +88,17 @@ RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines f
     "ru_uk_heldout": ROOT / "tests/fixtures/ru_uk/heldout",
 }
 # scored once, at the end
-HELD = ("blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19")
+HELD = (
+    "blind12",
+    "blind13",
+    "blind14",
+    "blind15",
+    "blind16",
+    "blind17",
+    "blind18",
+    "blind19",
+    "blind20",
+)
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
 
