@@ -117,23 +117,9 @@ def test_two_processes_cluster_stories_as_one_does() -> None:
 
 
 @needs_fork
-def test_beside_runs_in_another_process_only_with_a_second_job() -> None:
-    out = run_fresh(
-        """
-        import os
-        from corroborator import forked
-        there = forked.beside(os.getpid, 2, "test child")
-        here = forked.beside(os.getpid, 1, "test child")
-        print(there() != os.getpid(), here() == os.getpid())
-        """
-    )
-    assert out == "True True"
-
-
-@needs_fork
 def test_a_full_relink_on_two_processes_writes_what_one_writes(tmp_path: Path) -> None:
-    """Incident items built in a forked child while stories cluster: same incidents,
-    records and stories as one process builds."""
+    """Story pairs scored on two processes: same incidents, records and stories as one
+    process builds."""
     from corroborator.ingest.archive import Archive
     from corroborator.ingest.runner import ingest_paths
     from corroborator.process import process

@@ -82,15 +82,6 @@ def _run_child(run: Callable[[], Any], send: Any) -> None:
     send.close()
 
 
-def beside(run: Callable[[], R], jobs: int, name: str) -> Callable[[], R]:
-    """Start `run()` in a forked child while this process goes on, when `jobs` allows a
-    second process; the callable returned waits for its value (or, with no fork, runs it
-    here then)."""
-    if jobs < 2 or not can_fork():
-        return run
-    return Child(run, name).result
-
-
 def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     """`[fn(x) for x in items]`, in order, split over `jobs` processes: this one and
     `jobs - 1` forked children. `fn` must be pure (its side effects stay in the child).

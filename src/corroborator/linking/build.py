@@ -18,7 +18,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from corroborator import forked
 from corroborator.linking import (
     copies,
     corroboration,
@@ -90,15 +89,8 @@ def _relink_all(store: Store, jobs: int = 1) -> Links:
     links.entities = entities_from_mentions(rows)
     alias_index = index_aliases(links.entities)
     story_index = stories.StoryIndex(jobs=jobs)
-    # the incidents as linkable items (citations read from every text) on another core
-    # while the stories cluster; each learns its story after
-    unplaced = forked.beside(
-        lambda: incident_items(docs, extractions, links.duplicate_of, {}), jobs, "linking worker"
-    )
     links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index, story_index)
-    items = unplaced()
-    for item, _ in items:
-        item.story = links.story_of.get(item.document_id)
+    items = incident_items(docs, extractions, links.duplicate_of, links.story_of)
     groups, suggestions = incident_links.link([it for it, _ in items])
     links.incidents = incident_records([it for it, _ in items], groups, alias_index)
     links.suggestions = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]

@@ -9,6 +9,7 @@ indexed by `token.i` answers the second question onwards at the price of a list 
 from __future__ import annotations
 
 from spacy.attrs import DEP, LEMMA, LOWER, ORTH, POS, TAG
+from spacy.strings import StringStore
 from spacy.tokens import Doc
 
 _ATTRS = {"text": ORTH, "lower_": LOWER, "lemma_": LEMMA, "pos_": POS, "tag_": TAG, "dep_": DEP}
@@ -19,9 +20,9 @@ class _Names(dict[int, str]):
     """String of each hash (or part-of-speech symbol) met so far: one dict lookup per
     token instead of a `Token` built and its string decoded."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, strings: StringStore) -> None:
         super().__init__()
-        self.strings = doc.vocab.strings
+        self.strings = strings
 
     def __missing__(self, key: int) -> str:
         name = self[key] = self.strings[key]
@@ -37,7 +38,7 @@ def column(doc: Doc, attr: str) -> list[str]:
     cached = doc.user_data.get(key)
     if cached is None:
         if not _NAMES or _NAMES[0].strings is not doc.vocab.strings:
-            _NAMES[:] = [_Names(doc)]
+            _NAMES[:] = [_Names(doc.vocab.strings)]
         ids = doc.to_array(_ATTRS[attr]).tolist() if len(doc) else []
         cached = doc.user_data[key] = list(map(_NAMES[0].__getitem__, ids))
     return cached
