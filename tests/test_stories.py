@@ -13,6 +13,7 @@ from corroborator.linking import copies
 from corroborator.linking.names import resolve
 from corroborator.linking.stories import (
     DAY_DISCOUNT,
+    SITE_CONFLICT,
     TOLL_DISCOUNT,
     StoryDoc,
     StoryIndex,
@@ -387,6 +388,32 @@ def test_main_incidents_with_tolls_far_apart_score_lower() -> None:
         )
         index, v = _index(docs)
         assert index.similarity(v["a"], v["b"]) == pytest.approx(factor * base_d) and base_d > 0
+
+
+def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
+    """Two strikes on one township told with the same words: the headline of one names a
+    monastery school, the other's a night market, and that is what tells them apart. A
+    retelling in another language naming the market (through the concept dictionary) is
+    no conflict; neither is a headline that names no site at all."""
+    body = " Residents of Depayin township said the jets came back twice and that rescuers dug"
+    body += " through the rubble until dawn, while the military said it hit fighters."
+    market = _doc("m", "Air strike on night market in Depayin kills at least 17." + body)
+    school = _doc("s", "Air strike on monastery school in Depayin kills four." + body)
+    polish = _doc("p", "Nalot na nocny targ w Depayin: zginęło 17 osób." + body, language="pl")
+    vague = _doc("v", "Depayin mourns its dead after the raid." + body)
+    index, v = _index(_corpus(market, school, polish, vague))
+    assert index.components(v["m"], v["s"]).site_conflict
+    assert v["p"].sites == v["m"].sites == {"site:market"}
+    assert not index.components(v["m"], v["p"]).site_conflict
+    assert not index.components(v["s"], v["v"]).site_conflict
+    plain, w = _index(_corpus(_doc("m", "A strike in Depayin." + body), school))
+    assert index.similarity(v["m"], v["s"]) < plain.similarity(w["m"], w["s"])
+    drone = _doc("d", "Drone hits night market in Depayin, killing 17." + body)
+    missile = _doc("x", "Missile hits night market in Depayin, killing 17." + body)
+    _, k = _index(_corpus(drone, missile, market))
+    assert index.components(k["d"], k["x"]).site_conflict  # one site, two weapons
+    assert not index.components(k["d"], k["m"]).site_conflict  # no weapon named: no conflict
+    assert 0 < SITE_CONFLICT < 1
 
 
 @pytest.mark.parametrize(
