@@ -20,6 +20,18 @@ def test_single_languages() -> None:
     assert detect("1234 — 5678") is None
 
 
+def test_italian_portuguese_and_dutch_are_not_read_as_their_neighbours() -> None:
+    """Restricted to the languages it knew, lingua read Italian and Portuguese as Spanish
+    (or an Italian article as English) and Dutch as German, and the story linker then read
+    them through the wrong dictionary."""
+    it = "Secondo i residenti, i soldati hanno aperto il fuoco sulle auto con le bandiere bianche."
+    pt = "Segundo os moradores, os soldados dispararam contra os carros com bandeiras brancas."
+    nl = "Volgens bewoners schoten de soldaten op auto's met witte vlaggen langs de hoofdweg."
+    es = "Según los vecinos, los soldados dispararon contra los coches con banderas blancas."
+    assert [detect(t) for t in (it, pt, nl, es)] == ["it", "pt", "nl", "es"]
+    assert language_of(f"{it}\n\n{it}\n\n{EN}") == "it"
+
+
 def test_mixed_document_has_one_range_per_language_run() -> None:
     text = f"{UK}\n\n{EN}\n{EN}\n\n{RU}"
     found = ranges(text)
