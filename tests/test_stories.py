@@ -426,6 +426,10 @@ def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
         ("подвале", "ru", "basement"),
         ("Waffenruhe", "de", "ceasefire"),  # the longest stem wins over 'waffe'
         ("Харків", "uk", None),  # a name is no concept
+        ("prigionieri", "it", "prisoner"),
+        ("mortaio", "it", "mortar"),  # not "morto" (dead): the longest stem wins
+        ("prisioneiros", "pt", "prisoner"),
+        ("krijgsgevangenen", "nl", "prisoner"),
     ],
 )
 def test_concept_dictionary_gives_the_english_word(word: str, language: str, english: str) -> None:
