@@ -81,6 +81,9 @@ FOLDERS = {
     "blind18": ROOT / "tests/fixtures/retellings/blind18",
     "blind19": ROOT / "tests/fixtures/retellings/blind19",
     "blind20": ROOT / "tests/fixtures/retellings/blind20",
+    "blind21": ROOT / "tests/fixtures/retellings/blind21",
+    "blind22": ROOT / "tests/fixtures/retellings/blind22",
+    "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
 RU_UK = {  # Russian and Ukrainian reports beside English ones (one JSON Lines file each)
@@ -98,6 +101,8 @@ HELD = (
     "blind18",
     "blind19",
     "blind20",
+    "blind21",
+    "blind22",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

@@ -440,6 +440,48 @@ def test_concept_dictionary_gives_the_english_word(word: str, language: str, eng
     assert concepts.english(unidecode(word).lower(), language) == english
 
 
+def test_arabic_words_lose_their_proclitics_and_names_keep_their_consonants() -> None:
+    from corroborator.linking import arabic
+
+    assert arabic.stem("والمستشفى") == "مستشفي"  # "and the hospital"
+    assert arabic.stem("بالسوق") == "سوق"  # "in the market"
+    assert arabic.stem("النصيرات") == "نصيرات"  # a name keeps its ending
+    assert arabic.skeleton(arabic.stem("الفاشر")) == arabic.skeleton("Fasher") == "fsr"
+    assert arabic.skeleton(arabic.stem("خاركيف")) == arabic.skeleton("Kharkiv") == "krkf"
+    assert arabic.skeleton("Taiz") == ""  # two consonants name too many things
+    counts = term_counts("قتل تسعة أشخاص في قصف مدفعي على سوق الفاشر.", "ar")
+    assert {"kill", "shell", "artillery", "market"} <= set(counts)
+
+
+def test_an_arabic_retelling_links_to_the_english_report_through_names_and_concepts() -> None:
+    """Arabic shares no letters with English: the concept dictionary gives its event words,
+    and its names meet the English ones by their consonants (الفاشر, El Fasher). An
+    Arabic report of a drone strike on a market in another city shares neither."""
+    english = (
+        "Artillery shells hit a displacement camp near El Fasher on Sunday, killing nine "
+        "people queuing at a kitchen run by volunteers, said Adam Ishaq of the camp's "
+        "emergency room. The Rapid Support Forces denied shelling the camp."
+    )
+    retold = (
+        "قتل تسعة أشخاص في قصف مدفعي على معسكر للنازحين قرب الفاشر يوم الأحد، بحسب آدم "
+        "إسحاق من غرفة الطوارئ في المعسكر. ونفت قوات الدعم السريع قصف المعسكر."
+    )
+    other = (
+        "قتل خمسة أشخاص في غارة بطائرة مسيرة على سوق في مدينة نيالا، بحسب مصادر محلية. "
+        "وقال شهود إن الطائرة ضربت السوق مرتين."
+    )
+    docs = [
+        _doc("en", english, language="en"),
+        _doc("ar", retold, language="ar"),
+        _doc("other", other, language="ar"),
+    ]
+    index, v = _index(docs)
+    assert index.components(v["en"], v["ar"]).scripts > 0
+    assert index.components(v["en"], v["other"]).scripts == 0
+    assert index.similarity(v["en"], v["ar"]) >= index.threshold
+    assert index.similarity(v["en"], v["other"]) < index.threshold / 2
+
+
 def test_a_translated_retelling_shares_its_event_words_with_the_english_one() -> None:
     """A Ukrainian retelling of a POW's account shares 'lieutenant', 'garage' and 'daughter'
     with the English wire through the concept dictionary; a Ukrainian report of

@@ -15,21 +15,28 @@ from functools import cache
 
 from unidecode import unidecode
 
+from corroborator.linking import arabic
 from corroborator.nlp import lexicon
 from corroborator.nlp.stop_words import stop_words as spacy_stop_words
 
 MIN_FORM = 4  # shorter stems prefix too many unrelated words
+# Arabic stems stay in Arabic letters: transliterated and lower-cased, حرب (war) and هرب
+# (flee) would be one key; three of its letters are a root.
+MIN_ARABIC_FORM = 3
 
 
 @cache
 def _forms() -> dict[str, dict[str, str]]:
-    """language -> transliterated lower-case stem -> English headword."""
+    """language -> stem (transliterated and lower-case; Arabic normalised) -> English."""
     out: dict[str, dict[str, str]] = {}
     for english, lang, forms in lexicon.rows("linking_concepts.tsv"):
         table = out.setdefault(lang, {})
         for form in forms.split():
-            key = unidecode(form).lower()
-            if len(key) >= MIN_FORM:
+            if lang == "ar":
+                key, shortest = arabic.normalise(form), MIN_ARABIC_FORM
+            else:
+                key, shortest = unidecode(form).lower(), MIN_FORM
+            if len(key) >= shortest:
                 table.setdefault(key, english)
     return out
 
@@ -44,8 +51,8 @@ def languages() -> frozenset[str]:
 
 
 def english(word: str, language: str) -> str | None:
-    """The English headword of a transliterated lower-case word of `language`: its
-    longest stem in the dictionary, if any."""
+    """The English headword of a transliterated lower-case word of `language` (an Arabic
+    one as `arabic.words` gives it): its longest stem in the dictionary, if any."""
     table = _forms().get(language)
     if not table:
         return None

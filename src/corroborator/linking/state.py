@@ -117,6 +117,7 @@ def vec_json(vec: stories._Vec) -> str:
             "event_killed": vec.event_killed,
             "sites": sorted(vec.sites),
             "lead_sites": sorted(vec.lead_sites),
+            "skeletons": sorted(vec.skeletons),
         },
         ensure_ascii=False,
     )
@@ -143,6 +144,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         d.get("event_killed"),
         frozenset(d.get("sites", ())),
         frozenset(d.get("lead_sites", ())),
+        frozenset(d.get("skeletons", ())),
     )
 
 

@@ -46,7 +46,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
 from corroborator.forked import fork_map
-from corroborator.linking import concepts
+from corroborator.linking import arabic, concepts
 from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
 from corroborator.nlp import lexicon
@@ -72,6 +72,7 @@ W_QUOTE = 0.5  # share of the shorter report's quoted word triples found in the 
 # blind11 rank at AUC .980 against .971 before).
 TRANSLATED_TEXT = 2.0
 TRANSLATED_NAMES = 0.5
+SCRIPT_NAMES = 1.0  # weight of the names an Arabic report shares with a Latin-script one
 W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
 # Score multipliers for look-alike evidence (tuned on retellings dev, hard_dev, ECB+ dev)
 PLACE_CONFLICT = 0.5
@@ -112,6 +113,8 @@ LINK_MEMBERS = 40  # members (earliest first) a story's linkage reads: bounded c
 IDF_MEMO = 1 << 18  # IDFs remembered at most (about 30 MB)
 
 NAME = "@"  # prefix of name terms
+ARABIC = "ar:"  # prefix of Arabic stems the concept dictionary does not translate
+SKELETON = "k:"  # prefix of name skeletons in the document frequencies
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 _QUOTE_WORD = re.compile(r"[a-z0-9]+")
 
@@ -147,6 +150,7 @@ class Components:
     entities: float  # resolved people, groups and places
     quotes: float
     figures: float
+    scripts: float  # names shared across Arabic and Latin letters (0 unless one is Arabic)
     place_conflict: bool
     actor_conflict: bool
     what_conflict: bool
@@ -174,6 +178,7 @@ class _Vec:
     event_killed: int | None = None  # its toll of the dead (the range's low end)
     sites: frozenset[str] = frozenset()  # kinds of place hit and weapons its headline names
     lead_sites: frozenset[str] = frozenset()  # ... and its lead
+    skeletons: frozenset[str] = frozenset()  # of the names it writes, in any script
 
     @cached_property
     def name_words(self) -> list[str]:
@@ -225,17 +230,24 @@ def _stop_words(language: str) -> frozenset[str]:
     return frozenset(STOP_WORDS) | concepts.stop_words(language)
 
 
+def _split(text: str) -> tuple[list[list[str]], set[str]]:
+    """Each sentence's words (transliterated), and the words capitalised inside a
+    sentence: such a word is a name at a sentence's start too ("Kherson city authorities
+    said ..."); other first words are ordinary words."""
+    split = [_WORD.findall(unidecode(s)) for s in sentences(text)]
+    return split, {w for words in split for w in words[1:] if w[0].isupper()}
+
+
 def term_counts(text: str, language: str | None = None) -> dict[str, float]:
     """Content-word counts, lead sentences weighted up; names reduced to their keys.
     Unigrams only: a retelling in other words shares single words, rarely word pairs.
     A report in another language counts the English words of what it tells."""
+    if language == "ar":
+        return _arabic_counts(text)
     foreign = language if language in concepts.languages() else None
     stop = _stop_words(foreign) if foreign else STOP_WORDS
     counts: defaultdict[str, float] = defaultdict(float)
-    split = [_WORD.findall(unidecode(s)) for s in sentences(text)]
-    # A word the text capitalises inside a sentence is a name at a sentence's start too
-    # ("Kherson city authorities said ..."); other first words are ordinary words.
-    named = {w for words in split for w in words[1:] if w[0].isupper()}
+    split, named = _split(text)
     for i, sent_words in enumerate(split):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
         for j, w in enumerate(sent_words):
@@ -244,6 +256,50 @@ def term_counts(text: str, language: str | None = None) -> dict[str, float]:
             name = w[0].isupper() and (j > 0 or w in named)
             counts[_foreign_term(w, name, foreign) if foreign else _term(w, name)] += weight
     return counts
+
+
+def _arabic_counts(text: str) -> dict[str, float]:
+    """An Arabic report's stems: the English word where the concept dictionary has one;
+    a word the language's dictionary lacks as a name (nothing else marks one); other
+    words not at all: in a corpus with few Arabic reports their common words look rare,
+    and made any two of them alike."""
+    counts: defaultdict[str, float] = defaultdict(float)
+    for i, sentence in enumerate(sentences(text)):
+        weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
+        for w, common in arabic.words(sentence):
+            english = _arabic_english(w)
+            if english:
+                counts[_stem(english)] += weight
+            else:
+                counts[(ARABIC if common else NAME + ARABIC) + w] += weight
+    return counts
+
+
+@lru_cache(maxsize=1 << 16)
+def _arabic_english(stem: str) -> str | None:
+    return concepts.english(stem, "ar")
+
+
+def _skeletons(text: str, language: str | None) -> frozenset[str]:
+    """Consonant skeletons of the names a report writes (`arabic.skeleton`): in an Arabic
+    one, of every word the concept dictionary does not translate (a name is often also a
+    word of the language: تعز, يونس)."""
+    if language == "ar":
+        found = {
+            arabic.skeleton(w)
+            for sentence in sentences(text)
+            for w, _ in arabic.words(sentence)
+            if not _arabic_english(w)
+        }
+    else:
+        split, named = _split(text)
+        found = {
+            arabic.skeleton(w)
+            for words in split
+            for j, w in enumerate(words)
+            if w[0].isupper() and (j > 0 or w in named) and w.lower() not in STOP_WORDS
+        }
+    return frozenset(found - {""})
 
 
 def _day(published: str | None) -> int | None:
@@ -366,8 +422,11 @@ def _actor_conflict(a: _Vec, b: _Vec) -> bool:
 
 def _what_conflict(a: _Vec, b: _Vec) -> bool:
     """Neither report uses any of the other's most telling words for what happened; a
-    retelling in another language never does, so that is no evidence across languages."""
+    retelling in another language never does, so that is no evidence across languages,
+    nor is a report with no word for it (Arabic, where the dictionary has none)."""
     if a.language and b.language and a.language != b.language:
+        return False
+    if not a.telling_words or not b.telling_words:
         return False
     return not any(t in b.terms for t in a.telling_words) and not any(
         t in a.terms for t in b.telling_words
@@ -542,6 +601,7 @@ class StoryIndex:
         self._idfs.clear()
         self.df.add(counts.keys())
         self.df.add(_keys(doc) | quote_shingles(doc.quotes))
+        self.df.add(SKELETON + k for k in _skeletons(doc.text, doc.language))
 
     def _idf(self, key: str) -> float:
         """Memoised: a pass over 240 documents asks for about 7k keys 25 times each, and
@@ -592,6 +652,7 @@ class StoryIndex:
             dt.date.fromisoformat(doc.event_day).timetuple().tm_yday if doc.event_day else None,
             doc.event_killed,
             *_sites(doc.text, doc.language),
+            _skeletons(doc.text, doc.language),
         )
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
@@ -607,6 +668,18 @@ class StoryIndex:
             return 0.0
         return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
 
+    def _script_names(self, a: _Vec, b: _Vec) -> float:
+        """IDF-weighted share of the Latin-script report's name skeletons that the Arabic
+        one writes too (its skeletons are of all its words, so only that side's share)."""
+        if (a.language == "ar") == (b.language == "ar"):
+            return 0.0
+        latin = b.skeletons if a.language == "ar" else a.skeletons
+        shared = a.skeletons & b.skeletons
+        if not shared:
+            return 0.0
+        weight = {k: self._idf(SKELETON + k) ** 2 for k in latin}
+        return sum(weight[k] for k in shared) / sum(weight.values())
+
     def components(self, a: _Vec, b: _Vec) -> Components:
         text, event, names = _cosines(a, b)
         return Components(
@@ -616,6 +689,7 @@ class StoryIndex:
             entities=self._entity_sim(a.keys, b.keys),
             quotes=_share(a.quotes, b.quotes),
             figures=_jaccard(a.figures, b.figures),
+            scripts=self._script_names(a, b),
             place_conflict=_place_conflict(a, b),
             actor_conflict=_actor_conflict(a, b),
             what_conflict=_what_conflict(a, b),
@@ -628,10 +702,14 @@ class StoryIndex:
         if gap > WINDOW_DAYS:
             return 0.0
         c = self.components(a, b)
-        who = max(c.names, c.entities)
+        who = max(c.names, c.entities, c.scripts)
         text = c.text
         if a.language and b.language and a.language != b.language:
             text = max(TRANSLATED_TEXT * text, TRANSLATED_NAMES * c.names)
+        if c.scripts or (a.language == "ar") != (b.language == "ar"):
+            # Arabic beside Latin letters: its names sit among all its untranslated words,
+            # so the words of what happened and the names it shares count on their own.
+            text = max(TRANSLATED_TEXT * c.event, SCRIPT_NAMES * c.scripts)
         score = W_TEXT * text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
         # The strongest look-alike evidence counts, once: several weak ones together are
         # what independent retellings of one event look like (other witnesses, other words).
