@@ -166,6 +166,11 @@ BLIND_SETS = [
     # written blind late in session 26 (14 of 50 not in English), scored once with the same
     # linker: .85/.83/.843 (baseline .294)
     ("blind20", 50, 0.82, 0.8, True),
+    # written blind in session 27 (14 of 50 not in English each), scored once with that
+    # session's linker at 6e4a2d0: .83/.57/.676 and 1.0/.69/.817 (baselines .330, .346);
+    # the session's starting linker: .676 and .750
+    ("blind21", 50, 0.66, 0.55, True),
+    ("blind22", 50, 0.8, 0.67, True),
     # development set for Arabic retellings (session 27, written blind by a helper: 10
     # stories each told in English and Arabic, 10 look-alikes, half of them Arabic): .381
     # (.67/.27) when Arabic was read as transliterated English, .426 (.59/.33) read through
