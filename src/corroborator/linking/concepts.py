@@ -11,12 +11,17 @@ the transliterated spelling the story linker reads every text in.
 
 from __future__ import annotations
 
+import json
+import os
+import zlib
 from functools import cache
+from importlib import metadata
 
 from unidecode import unidecode
 
 from corroborator.linking import arabic
 from corroborator.nlp import lexicon
+from corroborator.nlp.gazetteer import cache_path
 from corroborator.nlp.stop_words import stop_words as spacy_stop_words
 
 MIN_FORM = 4  # shorter stems prefix too many unrelated words
@@ -69,3 +74,42 @@ def stop_words(language: str) -> frozenset[str]:
     """The language's function words (spaCy's lists), transliterated: untranslated, they
     only dilute a report's vector."""
     return frozenset(unidecode(w).lower() for w in spacy_stop_words(language))
+
+
+@cache
+def headwords() -> frozenset[str]:
+    return frozenset(row[0] for row in lexicon.rows("linking_concepts.tsv"))
+
+
+@cache
+def _english_forms() -> dict[str, str]:
+    """English word form -> headword (killed, children, fled -> kill, child, flee), from
+    simplemma's English dictionary: built once per machine into the per-user cache, since
+    loading that dictionary costs 0.2 s and 30 MB."""
+    heads = headwords()
+    digest = zlib.crc32(" ".join(sorted(heads)).encode())
+    name = f"concept-forms-en-simplemma{metadata.version('simplemma')}-{digest:08x}.json"
+    path = cache_path().parent / name
+    if path.exists():
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    from simplemma.strategies.dictionaries.dictionary_factory import (
+        _load_dictionary_from_disk,
+    )
+
+    forms = {
+        form.decode().lower(): lemma.decode()
+        for form, lemma in _load_dictionary_from_disk("en").items()
+        if lemma.decode() in heads
+    }
+    forms.update((h, h) for h in heads)  # "wounded" is a headword of its own, not "wound"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(forms, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+    return forms
+
+
+def english_headword(word: str) -> str | None:
+    """The headword of a lower-case English word, when it is a form of one: an English
+    report's "killed" meets a Ukrainian one's "vbyly" (kill) only there."""
+    return _english_forms().get(word)

@@ -26,7 +26,7 @@ from corroborator.storage.db import Store
 if TYPE_CHECKING:
     from corroborator.linking.build import Links
 
-STATE_VERSION = "3"  # bump when the shape or meaning of any state row changes
+STATE_VERSION = "4"  # bump when the shape or meaning of any state row changes
 CHUNK = 500  # ids per IN (...) list: well under every backend's parameter limit
 
 
@@ -118,6 +118,8 @@ def vec_json(vec: stories._Vec) -> str:
             "sites": sorted(vec.sites),
             "lead_sites": sorted(vec.lead_sites),
             "skeletons": sorted(vec.skeletons),
+            "concepts": vec.concepts,
+            "concept_norm": vec.concept_norm,
         },
         ensure_ascii=False,
     )
@@ -145,6 +147,8 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         frozenset(d.get("sites", ())),
         frozenset(d.get("lead_sites", ())),
         frozenset(d.get("skeletons", ())),
+        d.get("concepts", {}),
+        d.get("concept_norm", 1.0),
     )
 
 
