@@ -32,6 +32,17 @@ def test_italian_portuguese_and_dutch_are_not_read_as_their_neighbours() -> None
     assert language_of(f"{it}\n\n{it}\n\n{EN}") == "it"
 
 
+def test_turkish_is_read_but_short_english_lines_are_not_taken_for_it() -> None:
+    """Knowing Turkish, lingua also answers it for bylines and datelines of English
+    reports; a short line needs a letter only Turkish writes."""
+    tr = "Sakinlere göre askerler, beyaz bayrak taşıyan arabalara ana yolda ateş açtı."
+    no_marks = "Yerel kaynaklar, Cuma sabahı en az on iki sivilin öldürüldüğünü söyledi."
+    assert detect(tr) == "tr"
+    assert detect(no_marks.replace("ı", "i").replace("ğ", "g")) == "tr"  # long enough
+    assert detect("By Ayse Demir") != "tr"
+    assert language_of(f"By Ayse Demir\n\n{EN}\n\n{EN}") == "en"
+
+
 def test_mixed_document_has_one_range_per_language_run() -> None:
     text = f"{UK}\n\n{EN}\n{EN}\n\n{RU}"
     found = ranges(text)

@@ -18,7 +18,7 @@ from corroborator.nlp.lexicon import load_json
 if TYPE_CHECKING:
     from lingua import LanguageDetector
 
-LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "pl", "ar", "it", "pt", "nl")
+LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "pl", "ar", "it", "pt", "nl", "tr")
 CYRILLIC = frozenset({"ru", "uk"})
 _UK_ONLY = re.compile(r"[іїєґІЇЄҐ]")  # letters Russian never uses
 _RU_ONLY = re.compile(r"[ыэъёЫЭЪЁ]")  # letters Ukrainian never uses
@@ -30,6 +30,10 @@ _SCRIPT_RUNS = {  # every Cyrillic or Arabic block character counts; Latin: ASCI
     "latin": _ASCII_WORD,
 }
 _OTHER_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")  # a letter outside ASCII
+# Letters only Turkish writes (dotless i, s and g with marks): lingua answers Turkish for
+# short English lines too ("By Ayse Demir"), so a short line needs one of them to be Turkish.
+_TURKISH_ONLY = re.compile(r"[ıİşŞğĞ]")
+TURKISH_WORDS = 8
 
 
 @lru_cache(maxsize=2)
@@ -97,7 +101,20 @@ def _detect(text: str) -> str | None:
         sure = detector(long=True).compute_language_confidence_values(text)
         lang = sure[0].language if sure and sure[0].value >= SURE else None
     lang = lang or detector().detect_language_of(text)
+    if lang is not None and lang.iso_code_639_1.name == "TR" and not _turkish(text):
+        lang = next(
+            (
+                c.language
+                for c in detector().compute_language_confidence_values(text)
+                if c.language.iso_code_639_1.name != "TR" and c.value > 0
+            ),
+            None,
+        )
     return lang.iso_code_639_1.name.lower() if lang is not None else None
+
+
+def _turkish(text: str) -> bool:
+    return bool(_TURKISH_ONLY.search(text)) or len(text.split()) >= TURKISH_WORDS
 
 
 def _plainly_english(text: str) -> bool:
