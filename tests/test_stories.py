@@ -430,6 +430,9 @@ def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
         ("mortaio", "it", "mortar"),  # not "morto" (dead): the longest stem wins
         ("prisioneiros", "pt", "prisoner"),
         ("krijgsgevangenen", "nl", "prisoner"),
+        ("öldürüldü", "tr", "kill"),
+        ("esirleri", "tr", "prisoner"),
+        ("olumlu", "tr", None),  # "positive", not a form of ölüm (death) once transliterated
     ],
 )
 def test_concept_dictionary_gives_the_english_word(word: str, language: str, english: str) -> None:
@@ -513,3 +516,45 @@ def test_a_translated_retelling_shares_its_event_words_with_the_english_one() ->
     vecs = {d.doc_id: (index.observe(d), index.index(d))[1] for d in (wire, retold, other)}
     same = index.similarity(vecs["en"], vecs["uk"])
     assert same >= index.threshold and same > 1.5 * index.similarity(vecs["en"], vecs["uk2"])
+
+
+def test_english_words_meet_the_concept_headwords_through_their_forms() -> None:
+    from corroborator.linking import concepts
+
+    found = [concepts.english_headword(w) for w in ("killed", "children", "fled", "wounded")]
+    assert found == ["kill", "child", "flee", "wounded"]
+    assert concepts.english_headword("kingdom") is None
+
+
+def test_reports_in_two_languages_are_compared_on_what_both_can_say() -> None:
+    """A French retelling of a market strike shares its concept words with the English
+    report; a French report of a prisoner exchange in the same city says as many concept
+    words, but others: a what-conflict, which across languages never fired before."""
+    wire = StoryDoc(
+        "en",
+        "A missile struck a crowded market in Kostiantynivka on Wednesday, killing 16 "
+        "civilians and wounding dozens, regional officials said. Rescuers pulled bodies from "
+        "the debris of the shops; a child was among the dead, the prosecutor said.",
+        language="en",
+    )
+    retold = StoryDoc(
+        "fr",
+        "Un missile a frappé mercredi un marché bondé de Kostiantynivka, tuant 16 civils et "
+        "blessant des dizaines de personnes. Les secouristes ont retiré des corps des "
+        "décombres des magasins ; un enfant figure parmi les morts, selon le procureur.",
+        language="fr",
+    )
+    other = StoryDoc(
+        "fr2",
+        "Kiev et Moscou ont procédé à un échange de prisonniers : 90 soldats ukrainiens "
+        "libérés sont rentrés par la frontière, et leurs familles les attendaient au poste. "
+        "Le médiateur parle de captivité et de torture ; un négociateur a confirmé la liste.",
+        language="fr",
+    )
+    index = StoryIndex()
+    vecs = {d.doc_id: (index.observe(d), index.index(d))[1] for d in (wire, retold, other)}
+    same = index.components(vecs["en"], vecs["fr"])
+    apart = index.components(vecs["en"], vecs["fr2"])
+    assert same.concepts > 0.5 > 0.2 > apart.concepts
+    assert not same.what_conflict and apart.what_conflict
+    assert index.similarity(vecs["en"], vecs["fr"]) >= index.threshold
