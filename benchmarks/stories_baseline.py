@@ -83,6 +83,8 @@ FOLDERS = {
     "blind20": ROOT / "tests/fixtures/retellings/blind20",
     "blind21": ROOT / "tests/fixtures/retellings/blind21",
     "blind22": ROOT / "tests/fixtures/retellings/blind22",
+    "blind23": ROOT / "tests/fixtures/retellings/blind23",
+    "blind24": ROOT / "tests/fixtures/retellings/blind24",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -103,6 +105,8 @@ HELD = (
     "blind20",
     "blind21",
     "blind22",
+    "blind23",
+    "blind24",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

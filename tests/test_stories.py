@@ -558,3 +558,30 @@ def test_reports_in_two_languages_are_compared_on_what_both_can_say() -> None:
     assert same.concepts > 0.5 > 0.2 > apart.concepts
     assert not same.what_conflict and apart.what_conflict
     assert index.similarity(vecs["en"], vecs["fr"]) >= index.threshold
+
+
+def test_a_name_the_extractor_did_not_resolve_still_makes_two_reports_candidates() -> None:
+    """A retelling in a language the extractor reads for few names (Turkish) may resolve no
+    town where the English report did; its rarest names block as entity keys, so the two
+    meet even where they share no rare word."""
+    english = _doc(
+        "en",
+        "Civil defence teams exhumed 34 bodies from a mass grave near the airport in Hama, "
+        "where former detainees say air force intelligence held prisoners.",
+        places=("Hama",),
+        language="en",
+    )
+    turkish = _doc(
+        "tr",
+        "Suriye'nin Hama kentinde askeri havalimanı yakınındaki toplu mezardan 34 ceset "
+        "çıkarıldı. "
+        "Eski tutuklular, Hava Kuvvetleri İstihbaratı'nın mahkumları orada tuttuğunu söyledi.",
+        language="tr",
+    )
+    index = StoryIndex()
+    for d in _corpus(english, turkish):
+        index.observe(d)
+    vecs = {d.doc_id: index.index(d) for d in _corpus(english, turkish)}
+    index.post(vecs["en"])
+    assert "e:gama" in vecs["en"].blocks and "e:gama" in vecs["tr"].blocks
+    assert "en" in index.candidates(vecs["tr"])
