@@ -85,6 +85,15 @@ def test_small_places_need_their_country_in_context(nlp: Language) -> None:
     assert "Byshiv" in [s.text for s in geotagger.tag_places(gaz, context)]
 
 
+def test_a_dateline_region_in_capitals_is_one_place(nlp: Language) -> None:
+    """ "DONETSK REGION" takes its area word, which in capitals also matches a place named
+    Region: the spans overlapped and spaCy refused them, failing the whole ingest."""
+    doc = nlp("DONETSK REGION, Ukraine, June 18 (MPA) — Shelling hit a relief convoy.")
+    spans = [s.text for s in geotagger.tag_places(gazetteer.load(), doc)]
+    assert spans[:1] == ["DONETSK REGION"] and "REGION" not in spans
+    assert "DONETSK REGION" in [e.text for e in doc.ents]
+
+
 def test_cache_is_keyed_by_data_version() -> None:
     from importlib import metadata
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from spacy.util import filter_spans
 
 from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import BIG_POPULATION, MAX_TOKENS, Gazetteer, load
@@ -125,11 +126,14 @@ def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
         if any(gaz.places[g].country in countries for g in ids):
             accepted.append((start, end, ids))
     # a small place's name seen inside a longer name elsewhere is a person/org there too
-    return [
+    spans = [
         Span(doc, s, e, label="GPE")
         for s, e, ids in sorted(accepted)
         if doc[s:e].text not in bad_names or any(gaz.places[g].kind == "country" for g in ids)
     ]
+    # An area word taken into a name can be a match of its own ("DONETSK REGION" and an
+    # all-capitals "REGION"): entities may not overlap, so the longest span stays.
+    return filter_spans(spans)
 
 
 @Language.factory(COMPONENT)
