@@ -134,3 +134,40 @@ def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None
         """
     )
     assert out.startswith("True True ") and out.endswith("x.txt: unreadable"), out
+
+
+def test_a_document_the_stages_fail_on_costs_only_itself(
+    cli, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stage's bug on one hostile text (here one injected into the numbers stage) once
+    failed the whole ingest, and every later one, since the failing document stayed
+    pending. Now it is archived, listed with its reason, and the rest is extracted."""
+    from click.testing import CliRunner
+
+    from corroborator.cli import cli as group
+    from corroborator.nlp.stages import numbers
+
+    real = numbers.NumbersStage.__call__
+
+    def poisoned(self: numbers.NumbersStage, ctx: Any) -> None:
+        if "POISON" in ctx.doc.text:
+            raise ValueError("overlapping spans")
+        real(self, ctx)
+
+    monkeypatch.setattr(numbers.NumbersStage, "__call__", poisoned)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "bad.txt").write_text("POISON. Shelling killed 3 people in Kherson on Monday.\n")
+    (inputs / "good.txt").write_text("Shelling killed 4 people in Kharkiv on Tuesday.\n")
+    run = CliRunner().invoke(group, ["ingest", "--quiet", "--jobs", "1", str(inputs)])
+    assert run.exit_code == 1
+    assert "not extracted: bad.txt: ValueError: overlapping spans" in run.output
+    store = open_store(str(db))
+    docs = {d["source_file"]: d["document_id"] for d in store.documents(with_text=False)}
+    ex = store.extractions()
+    assert set(docs) == {"bad.txt", "good.txt"}
+    assert ex[docs["good.txt"]]["incidents"] and not ex[docs["bad.txt"]]["incidents"]
+    assert [r["source_file"] for r in store.rejections()] == ["bad.txt"]
+    later = tmp_path / "later.txt"
+    later.write_text("Shelling killed 5 people in Sumy on Friday.\n")
+    assert cli("ingest", "--quiet", str(later)).exit_code == 0  # bad.txt is not retried

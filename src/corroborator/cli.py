@@ -103,8 +103,8 @@ def ingest(
                 own.close()
 
         report = warm_up_beside(run, jobs)
-    _finish_ingest(store, report, quiet, no_extract, dask, jobs)
-    if report.rejected:
+    failed = _finish_ingest(store, report, quiet, no_extract, dask, jobs)
+    if report.rejected or failed:
         sys.exit(1)
 
 
@@ -130,29 +130,34 @@ def _finish_ingest(
     no_extract: bool,
     dask: str | None,
     jobs: int | None = None,
-) -> None:
-    """Name duplicates and rejections, extract and link what is new, print the tally."""
+) -> int:
+    """Name duplicates and rejections, extract and link what is new, print the tally; the
+    number of documents whose extraction failed."""
     for source, existing in report.duplicates:
         click.echo(f"already stored: {source} (document {existing})", err=True)
     for rej in report.rejected:
         click.echo(f"rejected: {rej.source_file}: {rej.reason}", err=True)
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
-    extracted, linked = 0, ""
+    extracted, linked, failed = 0, "", 0
     if not no_extract:
         from corroborator.process import process
 
         done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs)
-        extracted = done.extracted
+        extracted, failed = done.extracted, len(done.failed)
+        for source, reason in done.failed:
+            click.echo(f"not extracted: {source}: {reason}", err=True)
         if done.link_mode:
             linked = f"; linked ({done.link_mode}) in {done.link_seconds:.2f} s"
     click.echo(
         f"{len(report.stored)} new document(s) stored, {len(report.duplicates)} already stored, "
-        f"{len(report.rejected)} rejected; {extracted} extracted{linked}; "
+        f"{len(report.rejected)} rejected; {extracted} extracted"
+        f"{f', {failed} failed' if failed else ''}{linked}; "
         f"{store.document_count()} in {store.url}"
     )
     if not report.stored and not report.rejected:
         click.echo("nothing new to store")
+    return failed
 
 
 @cli.command()
@@ -174,7 +179,11 @@ def extract(c: Context, redo_all: bool, quiet: bool, dask: str | None, jobs: int
     from corroborator.process import process
 
     done = process(c.store, progress=_progress(quiet), redo_all=redo_all, dask=dask, jobs=jobs)
+    for source, reason in done.failed:
+        click.echo(f"not extracted: {source}: {reason}", err=True)
     click.echo(f"{done.extracted} document(s) extracted")
+    if done.failed:
+        sys.exit(1)
 
 
 @cli.command()
@@ -513,11 +522,12 @@ def fetch(
             f"captured {len(run.pages)} page(s), {len(run.exchanges)} response(s) into "
             f"{run.warc_name} (archived as {run.warc_relpath})"
         )
+    failed = 0
     if run.ingest is not None:
-        _finish_ingest(store, run.ingest, quiet, no_extract, None)
+        failed = _finish_ingest(store, run.ingest, quiet, no_extract, None)
     elif not run.failures:
         click.echo("nothing fetched")
-    if run.failures or (run.ingest and run.ingest.rejected):
+    if run.failures or failed or (run.ingest and run.ingest.rejected):
         sys.exit(1)
 
 

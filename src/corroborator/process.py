@@ -10,27 +10,41 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
 from corroborator import forked
-from corroborator.errors import CorroboratorError
+from corroborator.errors import CorroboratorError, one_line
 from corroborator.storage.db import Store
 
 T = TypeVar("T")
 Batch = list[tuple[str, str, str | None, str | None]]  # (document_id, text, published, language)
 
 
+FAILED = "failed"  # key of a payload whose extraction raised, with the one-line reason
+
+
 def extract_batch(batch: Batch) -> list[tuple[str, dict[str, Any]]]:
-    """Plain-record extraction of one batch (runs in this process or on a Dask worker)."""
+    """Plain-record extraction of one batch (runs in this process or on a Dask worker).
+
+    A document the stages fail on costs only itself: the batch is retried one document at
+    a time, and the failing one gets an empty extraction marked FAILED (archived and
+    listed, never retried by every later ingest until the stages change)."""
+    from corroborator.models import Extraction
     from corroborator.nlp.pipeline import default_stages, extract_many
 
-    exs = extract_many(
-        [(text, published) for _, text, published, _ in batch],
-        default_stages(),
-        languages=[lang for *_, lang in batch],
-    )
-    return [(doc_id, asdict(ex)) for (doc_id, *_), ex in zip(batch, exs, strict=True)]
+    try:
+        exs = extract_many(
+            [(text, published) for _, text, published, _ in batch],
+            default_stages(),
+            languages=[lang for *_, lang in batch],
+        )
+        return [(doc_id, asdict(ex)) for (doc_id, *_), ex in zip(batch, exs, strict=True)]
+    except Exception as exc:  # noqa: BLE001 - any stage's bug, on hostile text
+        if len(batch) > 1:
+            return [r for one in batch for r in extract_batch([one])]
+        reason = one_line(f"{type(exc).__name__}: {exc}")
+        return [(batch[0][0], {**asdict(Extraction()), FAILED: reason})]
 
 
 def _batches(store: Store, todo: list[str], size: int, jobs: int = 0) -> Iterator[Batch]:
@@ -196,9 +210,24 @@ def _run_dask(
             cluster.close()
 
 
+def _record_failures(store: Store, failed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each document the stages failed on, listed with the rejected inputs: its original
+    stays archived, its extraction empty."""
+    import uuid
+
+    named = []
+    for doc_id, reason in failed:
+        source = store.documents([doc_id], with_text=False)[0]["source_file"]
+        text = f"archived, but extraction failed: {reason}"
+        store.add_rejection(uuid.uuid4().hex, source, text, "extract")
+        named.append((source, reason))
+    return named
+
+
 @dataclass
 class Processed:
     extracted: int
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (source file, reason)
     link_mode: str | None = None  # "full" or "incremental"
     link_seconds: float | None = None
 
@@ -229,6 +258,7 @@ def process(
     )
     done = 0
     extracted: list[str] = []
+    failed: list[tuple[str, str]] = []
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if dask and todo:
         results = _run_dask(store, todo, batch, dask)
@@ -244,11 +274,14 @@ def process(
         total=len(todo), unit="doc", desc="extract", disable=not progress, leave=False
     ) as bar:
         for doc_id, payload in results:
+            reason = payload.pop(FAILED, None)
             store.save_extraction(doc_id, version, payload)
+            if reason:
+                failed.append((doc_id, reason))
             extracted.append(doc_id)
             done += 1
             bar.update(1)
-    result = Processed(extracted=done)
+    result = Processed(extracted=done - len(failed), failed=_record_failures(store, failed))
     from corroborator.linking import state
     from corroborator.linking.build import relink
 
