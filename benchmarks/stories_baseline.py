@@ -85,6 +85,8 @@ FOLDERS = {
     "blind22": ROOT / "tests/fixtures/retellings/blind22",
     "blind23": ROOT / "tests/fixtures/retellings/blind23",
     "blind24": ROOT / "tests/fixtures/retellings/blind24",
+    "blind25": ROOT / "tests/fixtures/retellings/blind25",
+    "blind26": ROOT / "tests/fixtures/retellings/blind26",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -107,6 +109,8 @@ HELD = (
     "blind22",
     "blind23",
     "blind24",
+    "blind25",
+    "blind26",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

@@ -192,6 +192,12 @@ BLIND_SETS = [
     # starting linker .816 and .783); blind24 .865 (1.0/.76) once unresolved names block
     ("blind23", 50, 0.82, 0.77, True),
     ("blind24", 50, 0.84, 0.74, True),
+    # written blind late in session 28 (14 of 50 not in English each), kept unseen until
+    # the session's final linker, then scored once: 1.0/.67/.800 and .91/.74/.816
+    # (baselines .372, .376; the session's starting linker on the same extractions .765
+    # and .657); blind26's dateline "DONETSK REGION" had failed its ingest outright
+    ("blind25", 50, 0.78, 0.65, True),
+    ("blind26", 50, 0.79, 0.72, True),
 ]
 
 
