@@ -585,3 +585,38 @@ def test_a_name_the_extractor_did_not_resolve_still_makes_two_reports_candidates
     index.post(vecs["en"])
     assert "e:gama" in vecs["en"].blocks and "e:gama" in vecs["tr"].blocks
     assert "en" in index.candidates(vecs["tr"])
+
+
+def test_an_arabic_report_meets_its_latin_telling_by_name_consonants_only_across_scripts() -> None:
+    """An Arabic report shares no word and no entity key with its English telling, so the
+    two were never compared; their names' skeletons (الفاشر, El Fasher: f-s-r) now make
+    them candidates, looked up only across scripts: two English reports naming Fasher in
+    passing do not meet that way."""
+    from corroborator.linking.stories import lookup_keys
+
+    english = _doc(
+        "en",
+        "Artillery shells hit a displacement camp near El Fasher on Sunday, killing nine "
+        "people at a kitchen run by volunteers, said Adam Ishaq of the emergency room.",
+        language="en",
+    )
+    arabic = _doc(
+        "ar",
+        "قتل تسعة أشخاص في قصف مدفعي على معسكر للنازحين قرب الفاشر يوم الأحد، بحسب آدم "
+        "إسحاق من غرفة الطوارئ.",
+        language="ar",
+    )
+    aside = _doc(
+        "en2", "Aid convoys bound for Fasher waited at the border crossing.", language="en"
+    )
+    index = StoryIndex()
+    docs = _corpus(english, arabic, aside)
+    for d in docs:
+        index.observe(d)
+    vecs = {d.doc_id: index.index(d) for d in docs}
+    for d in ("en", "en2"):
+        index.post(vecs[d])
+    assert "ka:fsr" in vecs["ar"].blocks and "kl:fsr" in vecs["en"].blocks
+    assert "en" in index.candidates(vecs["ar"])
+    looked_up = lookup_keys(vecs["en2"].blocks)  # Latin-script skeletons find Arabic ones
+    assert "kl:fsr" in vecs["en2"].blocks and "ka:fsr" in looked_up and "kl:fsr" not in looked_up

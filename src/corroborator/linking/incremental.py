@@ -361,7 +361,7 @@ class _StoredStoryIndex(stories.StoryIndex):
                 )
 
     def candidates(self, vec: stories._Vec) -> set[str]:
-        self.load_postings(vec.blocks)
+        self.load_postings(stories.lookup_keys(vec.blocks))
         found = super().candidates(vec)
         self._load_vectors(sorted(found))
         self.load_stories(found)

@@ -60,6 +60,11 @@ BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
 # resolve (a Turkish "Hama'daki") shares no rare word with its English telling either
 # (3-10 alike on the dev sets; 30 block terms instead found as much at 4.8x the time)
 BLOCK_NAMES = 3
+# ... and the rarest consonant skeletons of its names (`arabic.skeleton`), looked up only
+# among reports in the other script: an Arabic report and its Latin-script telling share no
+# word and no entity key, so they were never compared (5-50 alike on the Arabic dev set)
+BLOCK_SKELETONS = 20
+ARABIC_SKELETON, LATIN_SKELETON = "ka:", "kl:"
 DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
 MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
@@ -592,6 +597,13 @@ def _concept_cosine(a: _Vec, b: _Vec) -> float:
     return sum(v * tb[k] for k, v in ta.items() if k in tb) / (a.concept_norm * b.concept_norm)
 
 
+def lookup_keys(blocks: Iterable[str]) -> list[str]:
+    """The keys a document's candidates are found under: its blocks, a skeleton's in the
+    other script's namespace (Latin-script reports never meet each other by skeleton)."""
+    swap = {ARABIC_SKELETON: LATIN_SKELETON, LATIN_SKELETON: ARABIC_SKELETON}
+    return [swap[k[:3]] + k[3:] if k[:3] in swap else k for k in blocks]
+
+
 def _penalty(factors: Iterable[float]) -> float:
     """Fired look-alike conflicts together, never below PENALTY_FLOOR: several weak ones are
     what independent retellings look like (other witnesses, other words), so they must
@@ -682,6 +694,7 @@ class StoryIndex:
             part.sort(key=lambda kv: (self.df[kv[0]] < 2, -kv[1], kv[0]))
             norms.append(math.sqrt(sum(v * v for _, v in part)) or 1.0)
             top.update(part[:limit])
+        skeletons = _skeletons(doc.text, doc.language)
         found = concept_counts(doc.text, doc.language, counts)
         said = {t: (1 + math.log(c)) * self._idf(CONCEPT + t) for t, c in found.items()}
         keys = _keys(doc)
@@ -695,7 +708,9 @@ class StoryIndex:
             norms[0],
             keys,
             _day(doc.published),
-            rare_terms + sorted(keys | self._name_blocks(top)) + rare_quotes[:BLOCK_QUOTES],
+            rare_terms
+            + sorted(keys | self._name_blocks(top) | self._skeleton_blocks(skeletons, doc.language))
+            + rare_quotes[:BLOCK_QUOTES],
             _place_keys(doc),
             quotes,
             _figure_keys(doc),
@@ -707,7 +722,7 @@ class StoryIndex:
             dt.date.fromisoformat(doc.event_day).timetuple().tm_yday if doc.event_day else None,
             doc.event_killed,
             *_sites(doc.text, doc.language),
-            _skeletons(doc.text, doc.language),
+            skeletons,
             said,
             math.sqrt(sum(v * v for v in said.values())) or 1.0,
         )
@@ -717,6 +732,15 @@ class StoryIndex:
         names = [t for t in top if t[0] == NAME and " " not in t and self.df[t] > 1]
         names.sort(key=lambda t: (self.df[t], t))
         return frozenset("e:" + t[1:] for t in names[:BLOCK_NAMES])
+
+    def _skeleton_blocks(self, skeletons: frozenset[str], language: str | None) -> frozenset[str]:
+        """The rarest skeletons other documents share, marked with the report's script."""
+        found = sorted(
+            (k for k in skeletons if self.df[SKELETON + k] > 1),
+            key=lambda k: (self.df[SKELETON + k], k),
+        )
+        script = ARABIC_SKELETON if language == "ar" else LATIN_SKELETON
+        return frozenset(script + k for k in found[:BLOCK_SKELETONS])
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
         """IDF-weighted overlap coefficient: a short report naming the same rare people
@@ -774,8 +798,11 @@ class StoryIndex:
             )
         if c.scripts or (a.language == "ar") != (b.language == "ar"):
             # Arabic beside Latin letters: its names sit among all its untranslated words,
-            # so the words of what happened and the names it shares count on their own.
-            text = max(TRANSLATED_TEXT * c.event, SCRIPT_NAMES * c.scripts)
+            # so the words of what happened, its concept words and the names it shares
+            # count on their own.
+            text = max(
+                TRANSLATED_TEXT * c.event, SCRIPT_NAMES * c.scripts, CONCEPT_TEXT * c.concepts
+            )
         score = W_TEXT * text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
         # The strongest look-alike evidence counts, once: several weak ones together are
         # what independent retellings of one event look like (other witnesses, other words).
@@ -807,7 +834,7 @@ class StoryIndex:
     def candidates(self, vec: _Vec) -> set[str]:
         """Documents sharing a block key (rare term or entity), within the date window."""
         hits: Counter[str] = Counter()
-        for key in vec.blocks:
+        for key in lookup_keys(vec.blocks):
             postings = self._postings.get(key, ())
             if len(postings) <= MAX_POSTINGS:
                 hits.update(postings)
