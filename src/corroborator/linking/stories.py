@@ -65,6 +65,7 @@ BLOCK_NAMES = 3
 # word and no entity key, so they were never compared (5-50 alike on the Arabic dev set)
 BLOCK_SKELETONS = 20
 ARABIC_SKELETON, LATIN_SKELETON = "ka:", "kl:"
+_OTHER_SCRIPT = {ARABIC_SKELETON: LATIN_SKELETON, LATIN_SKELETON: ARABIC_SKELETON}
 DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
 MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
@@ -197,7 +198,7 @@ class _Vec:
     sites: frozenset[str] = frozenset()  # kinds of place hit and weapons its headline names
     lead_sites: frozenset[str] = frozenset()  # ... and its lead
     skeletons: frozenset[str] = frozenset()  # of the names it writes, in any script
-    concepts: dict[str, float] = field(default_factory=dict)  # `concept_counts`, weighted
+    concepts: dict[str, float] = field(default_factory=dict)  # `read_terms`' second, weighted
     concept_norm: float = 1.0
 
     @cached_property
@@ -262,11 +263,23 @@ def term_counts(text: str, language: str | None = None) -> dict[str, float]:
     """Content-word counts, lead sentences weighted up; names reduced to their keys.
     Unigrams only: a retelling in other words shares single words, rarely word pairs.
     A report in another language counts the English words of what it tells."""
+    return read_terms(text, language)[0]
+
+
+def read_terms(text: str, language: str | None) -> tuple[dict[str, float], dict[str, float]]:
+    """`term_counts`, and in the same pass the words of what happened that every language
+    can say (the concept dictionary's headwords): a foreign report's are its translated
+    terms; an English one's, its words that are forms of a headword (killed -> kill), which
+    its own terms keep as written. Two reports in different languages compared on these
+    alone are not diluted by the words one of them could never share."""
     if language == "ar":
-        return _arabic_counts(text)
+        arabic_counts = _arabic_counts(text)
+        return arabic_counts, _headword_terms(arabic_counts)
     foreign = language if language in concepts.languages() else None
+    english = not language or language == "en"
     stop = _stop_words(foreign) if foreign else STOP_WORDS
     counts: defaultdict[str, float] = defaultdict(float)
+    said: defaultdict[str, float] = defaultdict(float)
     split, named = _split(text)
     for i, sent_words in enumerate(split):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
@@ -275,29 +288,14 @@ def term_counts(text: str, language: str | None = None) -> dict[str, float]:
                 continue
             name = w[0].isupper() and (j > 0 or w in named)
             counts[_foreign_term(w, name, foreign) if foreign else _term(w, name)] += weight
-    return counts
+            if english and not name and (head := concepts.english_headword(w.lower())):
+                said[_stem(head)] += weight
+    return counts, said if english else _headword_terms(counts)
 
 
-def concept_counts(text: str, language: str | None, counts: dict[str, float]) -> dict[str, float]:
-    """The words of what happened that every language can say (the concept dictionary's
-    headwords), from a report's `term_counts`: a foreign report's are its translated
-    words; an English one's, its words that are forms of a headword (killed -> kill), which
-    its own terms keep as written. Two reports in different languages compared on these
-    alone are not diluted by the words one of them could never share."""
-    if language and language != "en":
-        heads = _concept_terms()
-        return {t: c for t, c in counts.items() if t in heads}
-    found: defaultdict[str, float] = defaultdict(float)
-    split, named = _split(text)
-    for i, sent_words in enumerate(split):
-        weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
-        for j, w in enumerate(sent_words):
-            if len(w) <= 2 or w.lower() in STOP_WORDS or (w[0].isupper() and (j > 0 or w in named)):
-                continue
-            head = concepts.english_headword(w.lower())
-            if head:
-                found[_stem(head)] += weight
-    return found
+def _headword_terms(counts: dict[str, float]) -> dict[str, float]:
+    heads = _concept_terms()
+    return {t: c for t, c in counts.items() if t in heads}
 
 
 @lru_cache(maxsize=1)
@@ -467,7 +465,7 @@ def _actor_conflict(a: _Vec, b: _Vec) -> bool:
     return not any(_mentions(b, p) for p in a.actors) and not any(_mentions(a, p) for p in b.actors)
 
 
-def _what_conflict(a: _Vec, b: _Vec) -> bool:
+def _what_conflict(a: _Vec, b: _Vec, concepts_cosine: float) -> bool:
     """Neither report uses any of the other's most telling words for what happened; across
     languages, where a retelling never does, both say enough that every language can say
     (CONCEPT_WORDS) and their concept cosine stays under CONCEPT_CONFLICT. A report with
@@ -475,7 +473,7 @@ def _what_conflict(a: _Vec, b: _Vec) -> bool:
     if a.language and b.language and a.language != b.language:
         if min(len(a.concepts), len(b.concepts)) < CONCEPT_WORDS:
             return False
-        return _concept_cosine(a, b) < CONCEPT_CONFLICT
+        return concepts_cosine < CONCEPT_CONFLICT
     if not a.telling_words or not b.telling_words:
         return False
     return not any(t in b.terms for t in a.telling_words) and not any(
@@ -600,8 +598,7 @@ def _concept_cosine(a: _Vec, b: _Vec) -> float:
 def lookup_keys(blocks: Iterable[str]) -> list[str]:
     """The keys a document's candidates are found under: its blocks, a skeleton's in the
     other script's namespace (Latin-script reports never meet each other by skeleton)."""
-    swap = {ARABIC_SKELETON: LATIN_SKELETON, LATIN_SKELETON: ARABIC_SKELETON}
-    return [swap[k[:3]] + k[3:] if k[:3] in swap else k for k in blocks]
+    return [_OTHER_SCRIPT[k[:3]] + k[3:] if k[:3] in _OTHER_SCRIPT else k for k in blocks]
 
 
 def _penalty(factors: Iterable[float]) -> float:
@@ -660,13 +657,13 @@ class StoryIndex:
         if doc.doc_id in self._seen:
             return
         self._seen.add(doc.doc_id)
-        counts = term_counts(doc.text, doc.language)
+        counts, said = read_terms(doc.text, doc.language)
         self.n_docs += 1
         self._idfs.clear()
         self.df.add(counts.keys())
         self.df.add(_keys(doc) | quote_shingles(doc.quotes))
         self.df.add(SKELETON + k for k in _skeletons(doc.text, doc.language))
-        self.df.add(CONCEPT + k for k in concept_counts(doc.text, doc.language, counts))
+        self.df.add(CONCEPT + k for k in said)
 
     def _idf(self, key: str) -> float:
         """Memoised: a pass over 240 documents asks for about 7k keys 25 times each, and
@@ -682,7 +679,7 @@ class StoryIndex:
         return idf
 
     def _vector(self, doc: StoryDoc) -> _Vec:
-        counts = term_counts(doc.text, doc.language)
+        counts, found = read_terms(doc.text, doc.language)
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
         top: dict[str, float] = {}
         norms = []
@@ -695,7 +692,6 @@ class StoryIndex:
             norms.append(math.sqrt(sum(v * v for _, v in part)) or 1.0)
             top.update(part[:limit])
         skeletons = _skeletons(doc.text, doc.language)
-        found = concept_counts(doc.text, doc.language, counts)
         said = {t: (1 + math.log(c)) * self._idf(CONCEPT + t) for t, c in found.items()}
         keys = _keys(doc)
         quotes = quote_shingles(doc.quotes)
@@ -769,18 +765,19 @@ class StoryIndex:
 
     def components(self, a: _Vec, b: _Vec) -> Components:
         text, event, names = _cosines(a, b)
+        said = _concept_cosine(a, b)
         return Components(
             text=text,
             event=event,
             names=names,
-            concepts=_concept_cosine(a, b),
+            concepts=said,
             entities=self._entity_sim(a.keys, b.keys),
             quotes=_share(a.quotes, b.quotes),
             figures=_jaccard(a.figures, b.figures),
             scripts=self._script_names(a, b),
             place_conflict=_place_conflict(a, b),
             actor_conflict=_actor_conflict(a, b),
-            what_conflict=_what_conflict(a, b),
+            what_conflict=_what_conflict(a, b, said),
             protagonist_conflict=_protagonist_conflict(a, b),
             site_conflict=_site_conflict(a, b),
         )
