@@ -456,6 +456,29 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_undated_act_takes_no_date_from_a_recalled_act_or_a_speakers_past(extract) -> None:
+    """Outside an act's own sentences, the report's one date may be another act's ('In
+    June 2023, a strike on the same depot killed 11') or a life's ('In 2009, when the
+    bridge fell, I was at school'): neither dates it; a later sentence that tells the act
+    still does."""
+    recalled = extract(
+        "A guided bomb hit the grain depot in Kupiansk on Tuesday, killing four workers.\n\n"
+        "In June 2023, a strike on the same depot killed 11 people."
+    )
+    depot = [i for i in recalled.incidents if "Tuesday" in i.mentions[0].text]
+    assert depot and all(i.date is None or i.date.start is None for i in depot)
+    life = extract(
+        "Militiamen burned the clinic in Walikale and shot two nurses, the medic said.\n\n"
+        "In 2009, when the bridge fell into the river, I was still at school, he added."
+    )
+    assert life.incidents and all(i.date is None or i.date.start is None for i in life.incidents)
+    told = extract(
+        "Militiamen burned the clinic in Walikale and shot two nurses, the medic said.\n\n"
+        "The killings happened on 4 March 2024, two days before the rains."
+    )
+    assert any(i.date is not None and i.date.start == "2024-03-04" for i in told.incidents)
+
+
 def test_survivor_account_paragraphs_below_join_the_lead_killing(extract) -> None:
     """One event, one incident: a vague retelling a few paragraphs down joins the lead."""
     ex = extract(

@@ -6,7 +6,8 @@ home town, "days after a strike in Kharkiv" another act, "a report published las
 the report, "since seizing power in 2021" the background. The place is the most specific
 one left in the mention sentences, else the document's main place; the date is the most
 precise event date in the mention sentences, else one in their paragraph, else the
-document's only event date.
+document's only event date in a sentence that tells an act; outside the mention sentences,
+never the date of an earlier act the report recalls.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRef, PlaceRef
 from corroborator.nlp.columns import lows
 from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
-from corroborator.nlp.incidents.lexicon import low
+from corroborator.nlp.incidents.lexicon import is_act, low
 from corroborator.nlp.pipeline import text_of
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
@@ -268,6 +269,21 @@ def recap(
     return None, None
 
 
+def act_sentences(
+    units: Sequence[Span], recalled: set[int]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Character ranges of the sentences that recall an earlier act and of those that
+    tell one of the report's own (an act word, nothing recalled): what `choose_date`
+    dates an act by, outside its own sentences."""
+    others, told = [], []
+    for u in units:
+        if any(t.i in recalled for t in u):
+            others.append((u.start_char, u.end_char))
+        elif any(is_act(t) for t in u):
+            told.append((u.start_char, u.end_char))
+    return others, told
+
+
 def choose_date(
     doc: Doc,
     dates: Sequence[DateRef],
@@ -275,19 +291,27 @@ def choose_date(
     paragraph: tuple[int, int],
     trigger: int,
     recap: DateRef | None = None,
+    others: Sequence[tuple[int, int]] = (),
+    told: Sequence[tuple[int, int]] = (),
 ) -> DateRef | None:
     """Most precise event date in the mention spans, else a recap sentence's date, else
-    one in the paragraph, else the document's only event date."""
+    one in the paragraph, else the document's only event date in a sentence that tells an
+    act (`told`). Outside the mention spans, a date in a sentence that recalls another act
+    (`others`: "In April 2022, a missile attack on the station killed 60") is that act's,
+    and one in a sentence of no act ("In 2006, when the building collapsed, I was a
+    student") dates the speaker's life, not this act."""
     ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
+    near = [d for d in ok if not any(lo <= d.start < hi for lo, hi in others)]
+    acts = [d for d in near if any(lo <= d.start < hi for lo, hi in told)]
     for pool in (
         [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]],
         [recap] if recap is not None else [],
-        [d for d in ok if paragraph[0] <= d.start and d.end <= paragraph[1]],
+        [d for d in near if paragraph[0] <= d.start and d.end <= paragraph[1]],
     ):
         if pool:
             return min(
                 pool, key=lambda d: (_DATE_PRECISION.get(d.precision, 4), abs(d.start - trigger))
             )
-    if len({(d.date_start, d.date_end) for d in ok}) == 1:
-        return ok[0]
+    if len({(d.date_start, d.date_end) for d in acts}) == 1:
+        return acts[0]
     return None

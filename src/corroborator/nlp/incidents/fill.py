@@ -47,11 +47,14 @@ def fill(
     doc_hedges: list[tuple[TextSpan, bool]],
     recalled: set[int],
     recap: tuple[DateRef | None, PlaceRef | None],
+    acts: tuple[list[tuple[int, int]], list[tuple[int, int]]],
 ) -> DocIncident:
     """The incident's fields; `doc_hedges` are the report's disclaimers that can qualify
     it, each flagged when it is about figures (then it qualifies only an incident told
     with a figure); `recalled` are the triggers of earlier acts, whose tolls are theirs;
-    `recap` is the report's summary date and place (`fields.recap`, read once a report)."""
+    `recap` is the report's summary date and place (`fields.recap`) and `acts` its
+    sentences recalling and telling acts (`fields.act_sentences`), both read once a
+    report."""
     ex = ctx.extraction
     doc = ctx.doc
     ms = sorted(g.mentions, key=lambda m: m.unit)
@@ -100,7 +103,7 @@ def fill(
             p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision
         )
         src["location"] = [ValueSpan(p.start, p.end, p.text)]
-    d = fields.choose_date(doc, ex.dates, order, para, trig, recap_date)
+    d = fields.choose_date(doc, ex.dates, order, para, trig, recap_date, *acts)
     if d is not None:
         inc.date = DateRange(d.date_start, d.date_end, d.precision)
         src["date"] = [ValueSpan(d.start, d.end, d.text)]

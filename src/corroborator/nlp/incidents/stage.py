@@ -145,9 +145,10 @@ class IncidentsStage:
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)
+        acts = fields.act_sentences(units, recalled) if groups else ([], [])
         for g in groups:
             hedges = [(d.span, d.figures) for d in doc_hedges if _qualifies(d, g, lay)]
-            inc = fill(g, units, ctx, hedges, recalled, recap)
+            inc = fill(g, units, ctx, hedges, recalled, recap, acts)
             hit = denied_victims & set(inc.victims)
             if hit and family_of(inc.type) == "kill" and inc.status != "confessed":
                 inc.status = "disputed"  # reported, and denied by the accused
