@@ -61,6 +61,61 @@ def test_later_bare_mention_of_the_village_is_the_incident_place(nlp: Language) 
     assert p is not None and p.name == "Tinbaraden" and p.country == "ML"
 
 
+def test_place_the_model_tags_after_a_locative_preposition_needs_no_gazetteer_entry(
+    nlp: Language,
+) -> None:
+    """'near Umm Sayala', 'outside Ndoloka': too small for GeoNames, still the act's place,
+    in the country the report names; the same name as a part of a named city ('Gaza City's
+    Umm Sayala') leaves the city the place."""
+    p = pick(
+        nlp,
+        "A drone struck a wedding party near Umm Sayala on Friday, killing six guests, "
+        "Sudan's health ministry said.",
+    )
+    assert p is not None
+    assert (p.name, p.geonames_id, p.country, p.precision) == (
+        "Umm Sayala",
+        None,
+        "SD",
+        "settlement",
+    )
+    p = pick(
+        nlp,
+        "Fighters took her from her field outside Ndoloka and kept her for five months, the "
+        "witness said. The court sits in Bukavu, Democratic Republic of Congo.",
+    )
+    assert p is not None and (p.name, p.country) == ("Ndoloka", "CD")
+    p = pick(
+        nlp,
+        "An air strike hit a school in Gaza City's Umm Sayala overnight, killing nine people. "
+        "Rescuers in Umm Sayala said more bodies were under the rubble.",
+        sentence=1,
+    )
+    assert p is not None and p.name == "Gaza City"
+
+
+@pytest.mark.parametrize(
+    ("text", "area"),
+    [
+        ("Drones struck a market in Darfur on Monday, killing nine, Sudanese doctors said.", ""),
+        ("Soldiers burned homes in Mbuji on Monday, residents in Congo said.", "Mbuji"),
+    ],
+)
+def test_an_area_the_report_names_as_one_is_no_village(nlp: Language, text: str, area: str) -> None:
+    """'in Darfur', 'in Mbuji' beside 'Mbuji province' or 'eastern Mbuji': a region, not a
+    settlement the gazetteer lacks (the bare 'in Mbuji' alone still is one)."""
+    assert [p.name for p in _unlisted(nlp, text)] == ([area] if area else [])
+    for named in (" Mbuji province is far from the capital.", " Eastern Mbuji is far away."):
+        assert not _unlisted(nlp, text + named)
+
+
+def _unlisted(nlp: Language, text: str) -> list[PlaceRef]:
+    ctx = DocContext(doc=nlp(text))
+    EntitiesStage()(ctx)
+    PlacesStage()(ctx)
+    return [p for p in ctx.extraction.places if p.geonames_id is None]
+
+
 def test_mention_without_a_place_falls_back_to_the_documents_main_place(nlp: Language) -> None:
     text = "Missiles hit Odesa and Odesa again. Two men were killed, officials said."
     p = pick(nlp, text, sentence=1)

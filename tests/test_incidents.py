@@ -456,6 +456,22 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_toll_told_after_its_act_takes_the_place_of_that_sentence(extract) -> None:
+    """'Gang members attacked the locality of X. At least 14 civilians were killed': the
+    killing's place is the act's sentence above it in the paragraph, not the place the
+    report names most (its dateline city, where the displaced fled)."""
+    ex = extract(
+        "HARARE, Zimbabwe - Thousands have fled to Chitungwiza, officials in Chitungwiza "
+        "said.\n\n"
+        "Members of the Kaduma gang attacked the locality of Ngorongo, in the Mbare commune, "
+        "early on Saturday. According to local officials, at least 14 civilians were killed, "
+        "most of them shot in their homes. Survivors reached Chitungwiza on foot."
+    )
+    kills = [i for i in ex.incidents if i.killed.low == 14]
+    assert kills and all(i.location is not None for i in kills)
+    assert {i.location.name for i in kills if i.location} == {"Ngorongo"}
+
+
 def test_undated_act_takes_no_date_from_a_recalled_act_or_a_speakers_past(extract) -> None:
     """Outside an act's own sentences, the report's one date may be another act's ('In
     June 2023, a strike on the same depot killed 11') or a life's ('In 2009, when the

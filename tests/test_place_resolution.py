@@ -229,6 +229,17 @@ def test_a_family_name_shared_by_a_village_is_no_place(nlp: Language) -> None:
     assert [p.text for p in _places(nlp, text)] == ["Nabatieh"]
 
 
+def test_a_neighbours_name_is_no_place_and_leaves_the_town_its_country(nlp: Language) -> None:
+    """'Our neighbour Petro': a town abroad bears the name; taken for it, it made the only
+    town of the account (Izium) a namesake abroad, and it went unresolved."""
+    text = (
+        "Halyna stayed in Izium throughout the occupation.\n\n"
+        "Our neighbour Petro was taken the same morning. He had been shot in the head."
+    )
+    places = _places(nlp, text)
+    assert [(p.text, p.country) for p in places] == [("Izium", "UA")]
+
+
 def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) -> None:
     """ "'Papa, they took Grace'": a town in Hungary bears the name; the town named after
     it stays a place."""

@@ -157,12 +157,16 @@ def choose_place(
     spans: Sequence[tuple[int, int]],
     trigger: int,
     recap: PlaceRef | None = None,
+    scene_from: int = 0,
+    told: Sequence[tuple[int, int]] = (),
 ) -> PlaceRef | None:
     """Most specific usable place in the mention spans (earliest span first on ties; not
     one of an earlier act the sentence dates this one by; a home town only if alone), else
-    a recap sentence's place (also over a bare country), else the document's main place.
-    A paragraph's other places are not used: in quoted accounts they name where the
-    speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
+    a recap sentence's place (also over a bare country), else the most specific place of
+    a sentence above it in its paragraph, from `scene_from`, that tells an act (`told`:
+    "Gunmen attacked the village of X. At least 16 were killed."), else the document's
+    main place. A paragraph's other sentences are not used: in quoted accounts they name
+    where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if _usable(doc, p)]
     pool = [
         p
@@ -182,6 +186,17 @@ def choose_place(
                 abs(p.start - trigger),
             ),
         )
+    scene = [
+        p
+        for p in ok
+        if scene_from <= p.start < trigger
+        and p.precision != "country"
+        and any(lo <= p.start < hi for lo, hi in told)
+        and not _home(doc, p)
+        and not _earlier_act(doc, p, trigger)
+    ]
+    if scene:
+        return min(scene, key=lambda p: (_PRECISION.get(p.precision, 4), trigger - p.start))
     pool = [p for p in ok if not _home(doc, p)] or ok or list(places)
     if not pool:
         return None

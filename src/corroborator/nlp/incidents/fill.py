@@ -97,7 +97,7 @@ def fill(
     para = paragraph(text_of(doc), units[main[0].unit].start_char)
     trig = main[0].trigger.idx
     recap_date, recap_place = recap
-    p = fields.choose_place(doc, ex.places, order, trig, recap_place)
+    p = fields.choose_place(doc, ex.places, order, trig, recap_place, para[0], acts[1])
     if p is not None:
         inc.location = Location(
             p.name, p.geonames_id, p.lat, p.lon, p.admin1, p.country, p.precision

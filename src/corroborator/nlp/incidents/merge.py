@@ -202,7 +202,7 @@ def _unknown_places(
 ) -> set[str]:
     """Place names the gazetteer did not resolve (a village too small for it): a killing
     set in one is not the toll of an attack told without it."""
-    known = [(p.start, p.end) for p in places]
+    known = [(p.start, p.end) for p in places if p.geonames_id is not None]
     return {
         e.text
         for u in told_in

@@ -189,16 +189,19 @@ def _organisation(doc: Doc, start: int, end: int) -> bool:
 _KIN = frozenset(
     ("father", "mother", "son", "daughter", "brother", "sister", "husband", "wife", "uncle")
     + ("aunt", "grandfather", "grandmother", "cousin", "nephew", "niece", "child", "boy", "girl")
+    + ("neighbour", "neighbor", "friend", "colleague", "comrade", "classmate")
 )
 
 
 def _family_name(doc: Doc, start: int, end: int) -> bool:
-    """ "the Khalil family's house", "the father, Ahmad,": a person's or family's name that
-    a village somewhere also bears."""
+    """ "the Khalil family's house", "the father, Ahmad,", "our neighbour Petro": a person's
+    or family's name that a village somewhere also bears."""
     span = doc.char_span(start, end, alignment_mode="expand")
     if span is None:
         return False
     if span.end < len(doc) and doc[span.end].lemma_.lower() in ("family", "clan", "household"):
+        return True
+    if span.start and doc[span.start - 1].lemma_.lower() in _KIN:  # 'our neighbour Petro'
         return True
     root = span.root
     return root.dep_ == "appos" and root.head.lemma_.lower() in _KIN
@@ -578,7 +581,19 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
         )
     out = _one_name_each(out)
     gpe = [(m.start, m.end) for m in mentions if m.text and _is_gpe(doc, m.start, m.end)]
-    return sorted(out + unlisted_settlements(doc, out, gpe), key=lambda p: p.start)
+    text = text_of(doc)
+    located = [
+        (m.start, m.end)
+        for m, place in zip(mentions, resolved, strict=True)
+        if place is None
+        and not m.after_the  # 'the Donbas', 'the Catatumbo'
+        # a known town left unresolved stays so (Geneva in a report on Colombia); a small
+        # namesake abroad is no reason (Liancourt in France, Liancourt in Haiti)
+        and not any(c.major for c in gaz.candidates(m.lookup))
+        and not _region_name(text, m.text)
+        and _where_it_happened(doc, m.start, m.end)
+    ]
+    return sorted(out + unlisted_settlements(doc, out, gpe, located), key=lambda p: p.start)
 
 
 # ------------------------------------------------------------ settlements not in GeoNames
@@ -729,14 +744,70 @@ def _context_region(doc: Doc, tok: int, refs: list[PlaceRef]) -> _Where:
     return None, main, whole
 
 
+_LOCATIVE = frozenset(("in", "near", "outside", "at", "into", "around", "inside"))
+_PLACE_TAGS = frozenset(("GPE", "LOC", "FAC"))
+
+
+def _where_it_happened(doc: Doc, start: int, end: int) -> bool:
+    """'rode into Um Dukhun', 'a call in Arnoun', 'her field outside Lulingu': a name the
+    model tags as a place, as the object of a locative preposition, is a place even where
+    the gazetteer lacks it; not a feature ("the Nuba Mountains"), a continent or large
+    region ("Darfur") or a people."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None or not len(span) or not all(_name_token(t) for t in span):
+        return False
+    if not all(t.ent_type_ in _PLACE_TAGS for t in span) or _demonym(span.text):
+        return False
+    if len(span) == 1 and span.text.lower() in english_words():  # 'in West and South ...'
+        return False
+    if span.text.lower() in _word_list("places_areas.txt"):  # 'in Europe', 'in Darfur'
+        return False
+    if span[-1].lower_ in _word_list("places_features.txt"):
+        return False
+    root = span.root
+    return root.dep_ == "pobj" and root.head.lower_ in _LOCATIVE
+
+
+_COMPASS = (
+    r"(?:north|south|east|west|central|upper|lower)(?:ern)?|(?:north|south)-?(?:east|west)(?:ern)?"
+)
+
+
+def _region_name(text: str, name: str) -> bool:
+    """'North Darfur', 'eastern Siberia', 'Karenni State', 'Kordofan region': a name the
+    report itself uses as an area's, which no settlement is (`_REGION_WORDS` and
+    `_DISTRICT_WORDS` after it, a compass word before it)."""
+    n = re.escape(name)
+    areas = "|".join(sorted(_REGION_WORDS | _DISTRICT_WORDS | {"zone", "zones"}))
+    return bool(
+        re.search(rf"\b(?:{_COMPASS})\s+{n}(?![\w-])", text, re.I)
+        or re.search(rf"(?<![\w-]){n}\s+(?:{areas})\b", text, re.I)
+    )
+
+
 def unlisted_settlements(
-    doc: Doc, refs: list[PlaceRef], gpe_mentions: list[tuple[int, int]]
+    doc: Doc,
+    refs: list[PlaceRef],
+    gpe_mentions: list[tuple[int, int]],
+    located: list[tuple[int, int]],
 ) -> list[PlaceRef]:
-    """PlaceRefs for settlements the gazetteer does not know (see the module docstring)."""
+    """PlaceRefs for settlements the gazetteer does not know (see the module docstring);
+    `located` are unresolved place mentions that `_where_it_happened` vouches for."""
     taken = {i for p in refs for i in range(p.start, p.end)}
     text = text_of(doc)
     found: dict[tuple[int, int], _Where] = {}
     cands = [(s, e, a, False) for s, e, a in _cued_names(doc)]
+    for start, end in located:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is None:
+            continue
+        first = span.start  # 'Um Dukhun': the model may leave a particle out
+        if first and doc[first - 1].lower_ in _PARTICLES and doc[first - 1].text[:1].isupper():
+            first -= 1
+        name = re.escape(doc[first : span.end].text)
+        if re.search(rf"['\u2019]s {name}(?![\w-])", text):
+            continue  # "in Tuffah" after "Gaza City's Tuffah": a part of that city
+        cands.append((first, span.end, span.end, False))
     for start, end in gpe_mentions:  # "X in/near Y" with X tagged as a place
         span = doc.char_span(start, end)
         if span is not None and span[-1].lower_ not in _word_list("places_features.txt"):
