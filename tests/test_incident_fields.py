@@ -110,10 +110,34 @@ def test_an_area_the_report_names_as_one_is_no_village(nlp: Language, text: str,
 
 
 def _unlisted(nlp: Language, text: str) -> list[PlaceRef]:
+    return [p for p in _all_places(nlp, text) if p.geonames_id is None]
+
+
+def test_a_district_named_after_its_town_is_less_precise_than_a_village_in_it(
+    nlp: Language,
+) -> None:
+    """'the Bilozerka district' (read as its town, the district being gone from GeoNames)
+    and 'Maru local government area' are districts: the village the report names in them is
+    the act's place."""
+    p = pick(
+        nlp,
+        "A drone hit a minibus in the Bilozerka district of Kherson region as it left the "
+        "village of Tomyna Balka, killing the driver.",
+    )
+    assert p is not None and p.name == "Tomyna Balka"
+    areas = _all_places(
+        nlp,
+        "Gunmen raided a village in Zamfara state's Maru local "
+        "government area on Wednesday, abducting 37 people.",
+    )
+    assert [(p.text, p.precision) for p in areas if p.text == "Maru"] == [("Maru", "admin2")]
+
+
+def _all_places(nlp: Language, text: str) -> list[PlaceRef]:
     ctx = DocContext(doc=nlp(text))
     EntitiesStage()(ctx)
     PlacesStage()(ctx)
-    return [p for p in ctx.extraction.places if p.geonames_id is None]
+    return ctx.extraction.places
 
 
 def test_mention_without_a_place_falls_back_to_the_documents_main_place(nlp: Language) -> None:

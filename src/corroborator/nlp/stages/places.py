@@ -145,6 +145,8 @@ def _wants_region(doc: Doc, start_char: int, end_char: int) -> str | None:
         tok = doc[i]
         if _area_word(tok.text):
             return _area_word(tok.text)
+        if tok.lower_ == "local" and doc[i + 1 : i + 3].text.lower() == "government area":
+            return "admin2"  # Nigeria's districts: "Maru local government area"
         if tok.pos_ not in {"ADJ", "CCONJ", "PROPN", "PUNCT"} or tok.text in {".", ";", ":"}:
             return None
         i += 1
@@ -576,7 +578,11 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
                 lon=place.lon,
                 admin1=place.admin1,
                 country=place.country,
-                precision=_PRECISION[place.kind],
+                # "the Bilozerka district" read as its town: still a district, never more
+                # precise than a village the report names in it
+                precision="admin2"
+                if m.wants == "admin2" and place.kind == "city"
+                else _PRECISION[place.kind],
             )
         )
     out = _one_name_each(out)
