@@ -12,6 +12,7 @@ never the date of an earlier act the report recalls.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -151,6 +152,22 @@ def event_date(doc: Doc, d: DateRef) -> bool:
     return not _reporting(doc, d) and not _background(doc, d)
 
 
+_DISTRICTS = r"(?:district|raion|territory|county|municipality|local government area|lga)"
+_DISTRICT_AFTER = re.compile(rf"\s+{_DISTRICTS}\b", re.I)  # 'Maru | local government area'
+_DISTRICT_END = re.compile(rf"\s{_DISTRICTS}$", re.I)  # 'Bilozerka district' tagged whole
+
+
+def _rank(doc: Doc, p: PlaceRef) -> int:
+    """How precise a place is as an act's place: 'the Bilozerka district' and 'Maru local
+    government area', read as their towns (the district being absent from GeoNames), are
+    still districts, less precise than a village the report names in them."""
+    if p.precision == "settlement" and (
+        _DISTRICT_AFTER.match(text_of(doc), p.end) or _DISTRICT_END.search(p.text)
+    ):
+        return _PRECISION["admin2"]
+    return _PRECISION.get(p.precision, 4)
+
+
 def choose_place(
     doc: Doc,
     places: Sequence[PlaceRef],
@@ -181,7 +198,7 @@ def choose_place(
         return min(
             pool,
             key=lambda p: (
-                _PRECISION.get(p.precision, 4),
+                _rank(doc, p),
                 next(i for i, s in enumerate(spans) if s[0] <= p.start < s[1]),
                 abs(p.start - trigger),
             ),

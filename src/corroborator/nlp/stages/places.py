@@ -578,11 +578,7 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
                 lon=place.lon,
                 admin1=place.admin1,
                 country=place.country,
-                # "the Bilozerka district" read as its town: still a district, never more
-                # precise than a village the report names in it
-                precision="admin2"
-                if m.wants == "admin2" and place.kind == "city"
-                else _PRECISION[place.kind],
+                precision=_PRECISION[place.kind],
             )
         )
     out = _one_name_each(out)
