@@ -456,6 +456,22 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_part_of_a_toll_does_not_join_another_strike_with_that_toll(extract) -> None:
+    """'killing nine, three of them children' and, elsewhere, 'killing three men': the
+    three children are part of the nine, not a toll shared with the second strike."""
+    ex = extract(
+        "A Russian missile hit a block of flats in Dnipro on Tuesday morning, killing nine "
+        "people, three of them children, the regional governor said.\n\n"
+        "Later on Tuesday, a drone hit a bus stop in the village of Sursko-Lytovske, about "
+        "20 kilometres away, killing three men who were waiting for a bus, police said."
+    )
+    attacks = [i for i in ex.incidents if i.type == "attack_populated_area"]
+    assert sorted((i.location.name if i.location else "", i.killed.low) for i in attacks) == [
+        ("Dnipro", 9),
+        ("Sursko-Lytovske", 3),
+    ]
+
+
 def test_toll_told_after_its_act_takes_the_place_of_that_sentence(extract) -> None:
     """'Gang members attacked the locality of X. At least 14 civilians were killed': the
     killing's place is the act's sentence above it in the paragraph, not the place the

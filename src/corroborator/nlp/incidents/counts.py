@@ -8,6 +8,8 @@ the count's clause verb is the trigger's clause or lies under it ("hit a school,
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc, Token
 
 from corroborator.models import Count
@@ -55,3 +57,12 @@ def binds(doc: Doc, count: Count, triggers: list[Token], recalled: set[int]) -> 
         if top is None or _under(own, top):
             return True
     return not any(t.sent == own.sent for t in triggers)
+
+
+_PARTITIVE = re.compile(r"\s+of\s+(?:them|whom|those)\b", re.I)
+
+
+def partitive(text: str, count: Count) -> bool:
+    """'killing seven, two of them children': a part of another figure of the sentence,
+    not a toll of its own (a strike elsewhere that killed two is another act)."""
+    return bool(_PARTITIVE.match(text, count.end))

@@ -29,7 +29,7 @@ from corroborator.nlp.incidents.sentence import mentions_in_unit
 from corroborator.nlp.incidents.summary import summary
 from corroborator.nlp.incidents.threats import threat_mentions
 from corroborator.nlp.incidents.units import Layout, layout, para_gap, quote_index
-from corroborator.nlp.pipeline import DocContext
+from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import sentence_units
 
 # An attack's toll is told in kill words ("the casualty figures"), so the two families
@@ -133,11 +133,14 @@ class IncidentsStage:
         found = resolve_types(found, lay)
         counts: dict[int, set[int]] = {}
         triggers = [m.trigger for m in found]
+        text = text_of(doc)
         for c in ctx.extraction.counts:
             if c.outcome not in ("killed", "wounded") or c.low is None:
                 continue
             if not tolls.binds(doc, c, triggers, recalled):
                 continue  # 'after the massacre in Karma, where soldiers killed 147'
+            if tolls.partitive(text, c):
+                continue  # 'killing seven, two of them children'
             for k, u in enumerate(units):
                 if u.start_char <= c.start < u.end_char:
                     counts.setdefault(k, set()).add(c.low)
