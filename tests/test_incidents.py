@@ -456,6 +456,37 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_a_roundup_items_title_is_the_act_its_paragraph_tells(extract) -> None:
+    """'NIGER - Herders abducted near Tillaberi' above the paragraph telling it is that
+    abduction, not one more; a long photo caption describes its picture and joins nothing
+    below it."""
+    roundup = extract(
+        "REGIONAL BRIEFING: Seven days in the Sahel\n\n"
+        "BURKINA FASO - Market attack near Djibo\n"
+        "Gunmen on motorbikes attacked the weekly market at Gaskinde on Tuesday, killing at "
+        "least 19 traders, a local official said.\n\n"
+        "NIGER - Herders abducted near Tillaberi\n"
+        "Armed men abducted 11 herders and their families near Tillaberi on Thursday, "
+        "residents told our correspondent."
+    )
+    assert sorted(i.type for i in roundup.incidents) == [
+        "abduction_detention",
+        "attack_populated_area",
+    ]
+    assert all(len(i.mentions) == 2 for i in roundup.incidents)
+    captioned = extract(
+        "Shelling kills two in Kherson\n\n"
+        "Russian shells hit a bakery in Kherson on Monday, killing two workers, the regional "
+        "governor said.\n\n"
+        "A woman walks past a market hit by shelling in the village of Posad-Pokrovske, "
+        "north-west of Kherson, on Sunday, in a photo released by the regional "
+        "administration\n"
+        "Another shell hit a bus stop in the city centre on Monday, wounding a woman."
+    )
+    market = [i for i in captioned.incidents if any("walks" in m.text for m in i.mentions)]
+    assert market and all(len(i.mentions) == 1 for i in market)
+
+
 def test_part_of_a_toll_does_not_join_another_strike_with_that_toll(extract) -> None:
     """'killing nine, three of them children' and, elsewhere, 'killing three men': the
     three children are part of the nine, not a toll shared with the second strike."""

@@ -14,7 +14,10 @@ from spacy.tokens import Span
 from corroborator.nlp.incidents.context import further
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
-from corroborator.nlp.incidents.units import Layout, same_story
+from corroborator.nlp.incidents.units import Layout, is_heading, same_story
+
+_ORDERS = ("no_quarter_order", "coercion_of_troops")
+HEADING_WORDS = 22  # tokens: a title or subheading; a longer line is a caption
 
 
 @dataclass
@@ -113,6 +116,33 @@ def _further(m: Mention) -> bool:
 def told_as_another(mentions: Sequence[Mention]) -> bool:
     """'a second missile hit a bus depot', 'another strike': told as a further act."""
     return any(_further(m) for m in mentions)
+
+
+def fold_subheadings(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
+    """A short line of its own without a full stop ('NIGERIA - Dozens abducted in Zamfara',
+    a subheading) tells in short what the next paragraph telling an act tells (a byline
+    between them tells none): an act told first there joins the first act of its family
+    in that paragraph, with the retellings it drew. A photo caption, longer, describes
+    its picture, not the paragraph below ('A man walks through debris ...')."""
+    told = sorted({u for g in groups for u in g.units})
+    out: list[Group] = []
+    for g in groups:
+        k = min(g.units)
+        below = next((lay.para[u] for u in told if lay.para[u] > lay.para[k]), None)
+        body = [
+            o
+            for o in groups
+            if o is not g
+            and family_of(o.type) == family_of(g.type)
+            and o.type not in _ORDERS
+            and any(lay.para[u] == below for u in o.units)
+        ]
+        short = len(units[k]) <= HEADING_WORDS  # a photo caption describes a picture
+        if k == 0 or not (short and is_heading(units, k)) or not body or g.type in _ORDERS:
+            out.append(g)
+            continue
+        min(body, key=lambda o: min(o.units)).mentions.extend(g.mentions)
+    return out
 
 
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:

@@ -21,7 +21,7 @@ from corroborator.nlp.incidents import counts as tolls
 from corroborator.nlp.incidents import dated, fields
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
-from corroborator.nlp.incidents.groups import Group, fold_headline, merge
+from corroborator.nlp.incidents.groups import Group, fold_headline, fold_subheadings, merge
 from corroborator.nlp.incidents.lexicon import act_families
 from corroborator.nlp.incidents.mention import Mention, family_of
 from corroborator.nlp.incidents.resolve import resolve_types
@@ -145,6 +145,7 @@ class IncidentsStage:
                 if u.start_char <= c.start < u.end_char:
                     counts.setdefault(k, set()).add(c.low)
         groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
+        groups = fold_subheadings(groups, units, lay)
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)

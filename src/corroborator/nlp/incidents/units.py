@@ -82,16 +82,28 @@ def is_headline(units: list[Span], k: int) -> bool:
     return "\n" in between and units[0].text.rstrip()[-1:] not in ".!?"
 
 
+def _own_line(units: Sequence[Span], k: int) -> str | None:
+    """The unit's line, if the unit is the whole of it."""
+    text = text_of(units[0].doc)
+    start, end = paragraph(text, units[k].start_char)
+    line = text[start:end].strip()
+    return line if line == units[k].text.strip() else None
+
+
+def is_heading(units: Sequence[Span], k: int) -> bool:
+    """A line of its own that does not end like a sentence, closing quotes aside: the
+    headline, a subheading ('...; Russia says it hit "port infrastructure"'), a roundup's
+    item title ('NIGERIA - Dozens abducted in Zamfara'), a caption."""
+    line = _own_line(units, k)
+    return line is not None and line.rstrip("\"'”’")[-1:] not in ".!?…:"
+
+
 def is_caption(units: Sequence[Span], k: int) -> bool:
     """A line of its own below the headline that does not end like a sentence: a photo
     caption ('A man walks through debris in the village of X'). It describes its picture;
     the article text after it does not retell it."""
-    if k == 0:
-        return False
-    text = text_of(units[0].doc)
-    start, end = paragraph(text, units[k].start_char)
-    line = text[start:end].strip()
-    return line == units[k].text.strip() and line[-1:] not in ".!?\"'”’…:"
+    line = _own_line(units, k) if k else None
+    return line is not None and line[-1:] not in ".!?\"'”’…:"
 
 
 def paragraph(text: str, at: int) -> tuple[int, int]:
