@@ -6,6 +6,7 @@ particulars join them, and a headline folds into the body's first act of its fam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,10 +15,10 @@ from spacy.tokens import Span
 from corroborator.nlp.incidents.context import further
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
-from corroborator.nlp.incidents.units import Layout, is_heading, same_story
+from corroborator.nlp.incidents.units import Layout, is_heading, is_headline, same_story
 
 _ORDERS = ("no_quarter_order", "coercion_of_troops")
-HEADING_WORDS = 22  # tokens: a title or subheading; a longer line is a caption
+HEADING_WORDS = 30  # tokens: a title or subheading, not a paragraph cut from its full stop
 
 
 @dataclass
@@ -119,11 +120,11 @@ def told_as_another(mentions: Sequence[Mention]) -> bool:
 
 
 def fold_subheadings(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
-    """A short line of its own without a full stop ('NIGERIA - Dozens abducted in Zamfara',
-    a subheading) tells in short what the next paragraph telling an act tells (a byline
-    between them tells none): an act told first there joins the first act of its family
-    in that paragraph, with the retellings it drew. A photo caption, longer, describes
-    its picture, not the paragraph below ('A man walks through debris ...')."""
+    """A roundup item's title ('NIGERIA - Dozens abducted in Zamfara') or the subheading
+    under the headline tells in short what the next paragraph telling an act tells (a
+    byline between them tells none): an act told first there joins the first act of its
+    family in that paragraph, with the retellings it drew. A photo caption further down
+    describes its picture, not the paragraph below ('A woman stands beside a house ...')."""
     told = sorted({u for g in groups for u in g.units})
     out: list[Group] = []
     for g in groups:
@@ -137,12 +138,22 @@ def fold_subheadings(groups: list[Group], units: list[Span], lay: Layout) -> lis
             and o.type not in _ORDERS
             and any(lay.para[u] == below for u in o.units)
         ]
-        short = len(units[k]) <= HEADING_WORDS  # a photo caption describes a picture
-        if k == 0 or not (short and is_heading(units, k)) or not body or g.type in _ORDERS:
+        if not _subheading(units, k) or not body or g.type in _ORDERS:
             out.append(g)
             continue
         min(body, key=lambda o: min(o.units)).mentions.extend(g.mentions)
     return out
+
+
+_LABEL = re.compile(r"[A-Z][A-Z.' ]{1,40}\s*[-–—:]\s")  # 'NIGERIA - ', 'DR CONGO: '
+
+
+def _subheading(units: list[Span], k: int) -> bool:
+    """A short line without a full stop, right under the headline or opening with an
+    upper-case label."""
+    if k == 0 or len(units[k]) > HEADING_WORDS or not is_heading(units, k):
+        return False
+    return (k == 1 and is_headline(units, 0)) or bool(_LABEL.match(units[k].text))
 
 
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
