@@ -240,6 +240,20 @@ def test_a_neighbours_name_is_no_place_and_leaves_the_town_its_country(nlp: Lang
     assert [(p.text, p.country) for p in places] == [("Izium", "UA")]
 
 
+def test_a_hyphened_village_name_is_not_its_known_half(nlp: Language) -> None:
+    """'the village of Posad-Pokrovske': not the town of Pokrovske; a name the gazetteer
+    holds whole (Kamianets-Podilskyi) still matches whole."""
+    text = (
+        "Shells hit the village of Posad-Pokrovske, north-west of Kherson, and a market in "
+        "Kamianets-Podilskyi on Monday."
+    )
+    assert [(p.text, p.geonames_id is None) for p in _places(nlp, text)] == [
+        ("Posad-Pokrovske", True),
+        ("Kherson", False),
+        ("Kamianets-Podilskyi", False),
+    ]
+
+
 def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) -> None:
     """ "'Papa, they took Grace'": a town in Hungary bears the name; the town named after
     it stays a place."""

@@ -86,6 +86,32 @@ def _inside_longer_name(doc: Doc, start: int, end: int) -> bool:
     return proper(before) or (proper(end) and not doc[end].is_sent_start)
 
 
+def _hyphen_part(doc: Doc, start: int, end: int) -> bool:
+    """'Posad-Pokrovske', 'Sursko-Lytovske': a capitalised word hyphened to the match
+    makes one longer name the gazetteer lacks, another place than the part (a name the
+    gazetteer holds whole, 'Ivano-Frankivsk', matches whole; 'al-Hassan' is a surname)."""
+
+    def word(i: int) -> bool:
+        t = doc[i]
+        return t.is_alpha and t.text[:1].isupper() and t.lower_ not in _NAME_PARTICLES
+
+    before = (
+        start >= 2
+        and doc[start - 1].text == "-"
+        and not doc[start - 2].whitespace_
+        and not doc[start - 1].whitespace_
+        and word(start - 2)
+    )
+    after = (
+        end + 1 < len(doc)
+        and doc[end].text == "-"
+        and not doc[end - 1].whitespace_
+        and not doc[end].whitespace_
+        and word(end + 1)
+    )
+    return before or after
+
+
 _AREA_WORDS = {"state", "region", "province", "oblast", "governorate", "district", "territory"}
 _AREA_WORDS |= {"county", "prefecture", "department", "raion"}
 
@@ -109,6 +135,8 @@ def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
             if not (area and end < len(doc) and doc[end].lower_ in _AREA_WORDS):
                 continue  # "Sagaing region" mis-tagged as a verb is still the region
         country = any(p.kind == "country" for p in places)
+        if not country and _hyphen_part(doc, start, end):
+            continue
         if _area_word_at(doc, end) and any(p.kind in {"admin1", "admin2"} for p in places):
             end += 1  # "Rakhine State", "Masisi Territory": the area, not a longer name
         if not country and _inside_longer_name(doc, start, end):

@@ -770,6 +770,7 @@ def _where_it_happened(doc: Doc, start: int, end: int) -> bool:
     return root.dep_ == "pobj" and root.head.lower_ in _LOCATIVE
 
 
+_SUBDIVISIONS = {"zone", "zones", "sector", "sectors", "chiefdom", "groupement", "canton"}
 _COMPASS = (
     r"(?:north|south|east|west|central|upper|lower)(?:ern)?|(?:north|south)-?(?:east|west)(?:ern)?"
 )
@@ -777,10 +778,11 @@ _COMPASS = (
 
 def _region_name(text: str, name: str) -> bool:
     """'North Darfur', 'eastern Siberia', 'Karenni State', 'Kordofan region': a name the
-    report itself uses as an area's, which no settlement is (`_REGION_WORDS` and
-    `_DISTRICT_WORDS` after it, a compass word before it)."""
+    report itself uses as an area's, which no settlement is (`_REGION_WORDS`,
+    `_DISTRICT_WORDS` or a smaller subdivision ('the Bapere sector') after it, a compass
+    word before it)."""
     n = re.escape(name)
-    areas = "|".join(sorted(_REGION_WORDS | _DISTRICT_WORDS | {"zone", "zones"}))
+    areas = "|".join(sorted(_REGION_WORDS | _DISTRICT_WORDS | _SUBDIVISIONS))
     return bool(
         re.search(rf"\b(?:{_COMPASS})\s+{n}(?![\w-])", text, re.I)
         or re.search(rf"(?<![\w-]){n}\s+(?:{areas})\b", text, re.I)
