@@ -456,6 +456,17 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_a_title_naming_the_attack_is_the_killing_its_report_tells(extract) -> None:
+    """'Attack on Umm Hajar village' over a report of the men shot there: one incident,
+    the killing, with the title among its mentions."""
+    ex = extract(
+        "Attack on Umm Hajar village, Kosti locality\n\n"
+        "Fighters entered the village of Umm Hajar on Sunday and shot dead at least 23 men "
+        "in the market square, survivors said."
+    )
+    assert [(i.type, len(i.mentions)) for i in ex.incidents] == [("killing_civilians", 2)]
+
+
 def test_a_roundup_items_title_is_the_act_its_paragraph_tells(extract) -> None:
     """'NIGER - Herders abducted near Tillaberi' above the paragraph telling it is that
     abduction, not one more; a long photo caption describes its picture and joins nothing

@@ -254,6 +254,12 @@ def test_a_hyphened_village_name_is_not_its_known_half(nlp: Language) -> None:
     ]
 
 
+def test_a_particle_hyphened_to_a_village_name_is_part_of_it(nlp: Language) -> None:
+    """'Al-Kadaris village': the village is Al-Kadaris, not Kadaris."""
+    text = "Fighters attacked Al-Kadaris village in White Nile state on Sunday."
+    assert [p.text for p in _places(nlp, text)] == ["Al-Kadaris", "White Nile"]
+
+
 def test_someone_spoken_to_at_the_start_of_a_quote_is_no_place(nlp: Language) -> None:
     """ "'Papa, they took Grace'": a town in Hungary bears the name; the town named after
     it stays a place."""

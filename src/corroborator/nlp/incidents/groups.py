@@ -130,14 +130,7 @@ def fold_subheadings(groups: list[Group], units: list[Span], lay: Layout) -> lis
     for g in groups:
         k = min(g.units)
         below = next((lay.para[u] for u in told if lay.para[u] > lay.para[k]), None)
-        body = [
-            o
-            for o in groups
-            if o is not g
-            and family_of(o.type) == family_of(g.type)
-            and o.type not in _ORDERS
-            and any(lay.para[u] == below for u in o.units)
-        ]
+        body = _kin([o for o in groups if any(lay.para[u] == below for u in o.units)], g)
         if not _subheading(units, k) or not body or g.type in _ORDERS:
             out.append(g)
             continue
@@ -156,6 +149,18 @@ def _subheading(units: list[Span], k: int) -> bool:
     return (k == 1 and is_headline(units, 0)) or bool(_LABEL.match(units[k].text))
 
 
+_KIN = {"kill": "attack", "attack": "kill"}  # 'Attack on X' titles a report of its killings
+
+
+def _kin(groups: list[Group], g: Group) -> list[Group]:
+    """Those of `groups` a title of `g`'s act may retell: of its family, else (none told)
+    of the kin family ('Attack on Al-Kadaris village' over a report of the killings)."""
+    others = [o for o in groups if o is not g and o.type not in _ORDERS]
+    same = [o for o in others if family_of(o.type) == family_of(g.type)]
+    kin = _KIN.get(family_of(g.type))
+    return same or [o for o in others if family_of(o.type) == kin]
+
+
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:
     """A headline retells the story's main act: its mentions join the first incident of
     the same family told in the body, which keeps the body's (better-informed) type."""
@@ -166,10 +171,9 @@ def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[G
         if g.units != {0}:
             out.append(g)
             continue
-        body = [o for o in groups if o is not g and family_of(o.type) == family_of(g.type)]
-        body = [o for o in body if o.type not in ("no_quarter_order", "coercion_of_troops")]
-        body = [o for o in body if not told_as_another(o.mentions)]  # 'another air attack nearby
-        if body and g.type not in ("no_quarter_order", "coercion_of_troops"):
+        body = [o for o in _kin(groups, g) if not told_as_another(o.mentions)]
+        # ('another air attack nearby')
+        if body and g.type not in _ORDERS:
             body[0].mentions.extend(g.mentions)
         else:
             out.append(g)

@@ -666,6 +666,11 @@ def _name_before(doc: Doc, j: int) -> int:
         i, words = i - 1, words + 1
         if doc[i].is_sent_start:
             break
+        # 'Al-Kadaris village': a particle hyphened to the name is part of it
+        hyphened = i >= 2 and doc[i - 1].text == "-" and doc[i - 2].lower_ in _PARTICLES
+        if hyphened and not doc[i - 2].whitespace_ and not doc[i - 1].whitespace_:
+            i -= 2
+            break
     return i
 
 
