@@ -456,6 +456,23 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_a_patient_moved_to_hospital_is_no_deportation(extract) -> None:
+    """'died at Rafidia hospital in Nablus, where he had been transferred', 'the wounded
+    were transferred to a clinic': care, not a forcible transfer; children transferred
+    from an orphanage to Crimea still are one."""
+    for text in (
+        "The woman's nephew, 17, died of his wounds at Rafidia hospital in Nablus, where he "
+        "had been transferred this morning.",
+        "Three wounded men were transferred to a clinic in Tubas overnight, medics said.",
+    ):
+        assert "deportation_transfer" not in [i.type for i in extract(text).incidents], text
+    moved = extract(
+        "Russian forces transferred 46 children from an orphanage in Kherson to Crimea "
+        "without their guardians' consent."
+    )
+    assert [i.type for i in moved.incidents] == ["deportation_transfer"]
+
+
 def test_a_title_naming_the_attack_is_the_killing_its_report_tells(extract) -> None:
     """'Attack on Umm Hajar village' over a report of the men shot there: one incident,
     the killing, with the title among its mentions."""

@@ -330,3 +330,26 @@ def disproved(trig: Token) -> bool:
         verdict = [t for t in verb.subtree if t.lower_ in words()["false"]]
         return trig in subject and bool(verdict)
     return False
+
+
+_MOVES = frozenset(("transfer", "relocate", "remove", "move", "evacuate"))
+_CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
+
+
+def care_transfer(trig: Token) -> bool:
+    """'died at Rafidia hospital, where he had been transferred', 'the wounded were
+    transferred to a clinic in Nablus': a patient or a body moved to care, no deportation."""
+    if _low(trig) not in _MOVES:
+        return False
+    if trig.dep_ == "relcl":  # 'at Rafidia hospital in Nablus, where he was transferred'
+        noun = trig.head
+        for _ in range(3):
+            if _low(noun) in _CARE:
+                return True
+            if noun.dep_ != "pobj" or noun.head.head.pos_ not in ("NOUN", "PROPN"):
+                break
+            noun = noun.head.head
+    return any(
+        c.dep_ == "prep" and any(o.dep_ == "pobj" and _low(o) in _CARE for o in c.children)
+        for c in trig.children
+    )

@@ -198,6 +198,7 @@ def typed_mention(
         or out_of_scope.natural_death(trig)
         or out_of_scope.exchange_of_fire(trig)
         or out_of_scope.disproved(trig)
+        or out_of_scope.care_transfer(trig)
     ):
         return None
     hypothetical = (
