@@ -707,7 +707,8 @@ SETS = {
     ),
     # held9: written blind in session 29, scored once at its end: .345/.588, as with the
     # rules the session started with (dates 5/10 -> 9/10, places 7/10 both); read after
-    # that (a dev set since): .357/.588 once a title naming the attack joins the killings
+    # that (a dev set since): .357/.588 once a title naming the attack joins the killings,
+    # .370/.588 once a patient transferred to hospital is no deportation
     "precision-held9": (
         PRECISION / "held9" / "docs",
         PRECISION / "held9" / "gold.jsonl",
