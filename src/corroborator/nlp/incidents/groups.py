@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from spacy.tokens import Span
 
 from corroborator.nlp.incidents.context import further
-from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
+from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of, kin_families
 from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
 from corroborator.nlp.incidents.units import Layout, is_heading, is_headline, same_story
 
@@ -129,9 +129,11 @@ def fold_subheadings(groups: list[Group], units: list[Span], lay: Layout) -> lis
     out: list[Group] = []
     for g in groups:
         k = min(g.units)
-        below = next((lay.para[u] for u in told if lay.para[u] > lay.para[k]), None)
-        body = _kin([o for o in groups if any(lay.para[u] == below for u in o.units)], g)
-        if not _subheading(units, k) or not body or g.type in _ORDERS:
+        body: list[Group] = []
+        if g.type not in _ORDERS and _subheading(units, k):
+            below = next((lay.para[u] for u in told if lay.para[u] > lay.para[k]), None)
+            body = _kin([o for o in groups if any(lay.para[u] == below for u in o.units)], g)
+        if not body:
             out.append(g)
             continue
         min(body, key=lambda o: min(o.units)).mentions.extend(g.mentions)
@@ -149,16 +151,13 @@ def _subheading(units: list[Span], k: int) -> bool:
     return (k == 1 and is_headline(units, 0)) or bool(_LABEL.match(units[k].text))
 
 
-_KIN = {"kill": "attack", "attack": "kill"}  # 'Attack on X' titles a report of its killings
-
-
 def _kin(groups: list[Group], g: Group) -> list[Group]:
     """Those of `groups` a title of `g`'s act may retell: of its family, else (none told)
     of the kin family ('Attack on Al-Kadaris village' over a report of the killings)."""
     others = [o for o in groups if o is not g and o.type not in _ORDERS]
-    same = [o for o in others if family_of(o.type) == family_of(g.type)]
-    kin = _KIN.get(family_of(g.type))
-    return same or [o for o in others if family_of(o.type) == kin]
+    family = family_of(g.type)
+    same = [o for o in others if family_of(o.type) == family]
+    return same or [o for o in others if family_of(o.type) in kin_families(family)]
 
 
 def fold_headline(groups: list[Group], units: list[Span], lay: Layout) -> list[Group]:

@@ -47,3 +47,14 @@ _FAMILY_OF = {
 def family_of(t: str) -> str:
     """The trigger family a taxonomy type comes from (a denial names families)."""
     return "kill" if t in KILL_TYPES else _FAMILY_OF.get(t, t)
+
+
+# An attack's toll is told in kill words ("the casualty figures") and a report of killings
+# may be titled "Attack on X": the two families are kin.
+_KIN = {"kill": "attack", "attack": "kill"}
+
+
+def kin_families(family: str) -> frozenset[str]:
+    """The family and its kin: what a disclaimer or a title naming one may be about."""
+    kin = _KIN.get(family)
+    return frozenset((family, kin) if kin else (family,))

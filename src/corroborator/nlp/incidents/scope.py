@@ -332,7 +332,7 @@ def disproved(trig: Token) -> bool:
     return False
 
 
-_MOVES = frozenset(("transfer", "relocate", "remove", "move", "evacuate"))
+_MOVES = frozenset(("transfer", "relocate", "remove", "evacuate"))  # the moving triggers
 _CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
 
 

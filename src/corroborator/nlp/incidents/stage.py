@@ -23,7 +23,7 @@ from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import Group, fold_headline, fold_subheadings, merge
 from corroborator.nlp.incidents.lexicon import act_families
-from corroborator.nlp.incidents.mention import Mention, family_of
+from corroborator.nlp.incidents.mention import Mention, family_of, kin_families
 from corroborator.nlp.incidents.resolve import resolve_types
 from corroborator.nlp.incidents.sentence import mentions_in_unit
 from corroborator.nlp.incidents.summary import summary
@@ -32,9 +32,6 @@ from corroborator.nlp.incidents.units import Layout, layout, para_gap, quote_ind
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.stages.hedges import sentence_units
 
-# An attack's toll is told in kill words ("the casualty figures"), so the two families
-# share disclaimers about one another.
-_KIN = {"kill": {"kill", "attack"}, "attack": {"attack", "kill"}}
 HEDGE_AHEAD = 3  # paragraphs after a disclaimer whose acts it may still qualify
 _VERIFY = re.compile(r"verif|confirm|corroborat", re.I)
 # What a disclaimer about numbers calls them ("could not verify the figures").
@@ -97,7 +94,7 @@ def _qualifies(d: Disclaimer, g: Group, lay: Layout) -> bool:
     or just after: not acts a report goes on to tell paragraphs later (a minister's toll
     below soldiers' unverifiable accounts)."""
     family = family_of(g.type)
-    if d.families and not d.families & _KIN.get(family, {family}):
+    if d.families and not d.families & kin_families(family):
         return False
     units = {m.unit for m in g.mentions}
     if d.scope is not None and not units & d.scope:

@@ -589,11 +589,11 @@ def resolve_places(doc: Doc, entities: list[EntityMention], gaz: Gazetteer) -> l
         for m, place in zip(mentions, resolved, strict=True)
         if place is None
         and not m.after_the  # 'the Donbas', 'the Catatumbo'
+        and _where_it_happened(doc, m.start, m.end)
         # a known town left unresolved stays so (Geneva in a report on Colombia); a small
         # namesake abroad is no reason (Liancourt in France, Liancourt in Haiti)
         and not any(c.major for c in gaz.candidates(m.lookup))
         and not _region_name(text, m.text)
-        and _where_it_happened(doc, m.start, m.end)
     ]
     return sorted(out + unlisted_settlements(doc, out, gpe, located), key=lambda p: p.start)
 
