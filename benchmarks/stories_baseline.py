@@ -87,6 +87,8 @@ FOLDERS = {
     "blind24": ROOT / "tests/fixtures/retellings/blind24",
     "blind25": ROOT / "tests/fixtures/retellings/blind25",
     "blind26": ROOT / "tests/fixtures/retellings/blind26",
+    "blind27": ROOT / "tests/fixtures/retellings/blind27",
+    "blind28": ROOT / "tests/fixtures/retellings/blind28",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -111,6 +113,8 @@ HELD = (
     "blind24",
     "blind25",
     "blind26",
+    "blind27",
+    "blind28",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

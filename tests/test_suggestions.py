@@ -51,8 +51,8 @@ HOSPITAL = {
     ),
     "d.txt": (
         "Staff at the city's main hospital spent the night treating patients in corridors after"
-        " the drone strike on 3 June 2023. A nurse said windows on three floors were blown out."
-        " Volunteers brought generators because power to the district failed."
+        " the drone strike on 3 June 2023. A nurse said windows of the maternity ward were blown"
+        " out. Volunteers brought generators because power to the district failed."
     ),
 }
 OTHER = {

@@ -82,7 +82,10 @@ def write_incident_suggestions(
 
 
 def story_reason(score: float) -> str:
-    return f"shared words, names and places score {score:.3f}; one story needs {stories.THRESHOLD}"
+    return (
+        f"words, names, places and figures shared: {score:.2f} likely one story;"
+        f" one story needs {stories.THRESHOLD}"
+    )
 
 
 def _story_row(doc_id: str, near: tuple[str, float], stamp: str) -> tuple[object, ...]:
