@@ -538,6 +538,13 @@ def _protagonist(doc: StoryDoc, counts: dict[str, float]) -> str:
     return best
 
 
+def _same_protagonist(a: _Vec, b: _Vec) -> bool:
+    """Both centre on one person (the one each names most), in any close spelling."""
+    if not (a.protagonist and b.protagonist):
+        return False
+    return _spelled(a.protagonist[1:], b) or _spelled(b.protagonist[1:], a)
+
+
 def _protagonist_conflict(a: _Vec, b: _Vec) -> bool:
     """Each report centres on someone the other never names: another soldier's
     confession, another official's announcement."""
@@ -852,18 +859,32 @@ class StoryIndex:
         if gap is not None and gap > WINDOW_DAYS:
             return None
         c = self.components(a, b)
+        same_place = _same_event_place(a, b)
         parts = {name: float(value) for name, value in vars(c).items()}
         parts.update(
-            same_event_place=_same_event_place(a, b),
+            same_event_place=same_place,
             other_toll=_other_toll(a, b),
             other_day=_other_day(a, b),
             cross_language=bool(a.language and b.language and a.language != b.language),
             arabic_latin=(a.language == "ar") != (b.language == "ar"),
             days_apart=gap or 0,
             concept_words=min(len(a.concepts), len(b.concepts)),
+            same_protagonist=_same_protagonist(a, b),
+            other_event_place=bool(a.event_place and b.event_place and not same_place),
+            rare_name=self._rarest_shared_name(a, b),
         )
         parts["evidence"] = _evidence(a, b, c, parts)
         return parts
+
+    def _rarest_shared_name(self, a: _Vec, b: _Vec) -> float:
+        """The IDF of the rarest name both reports write, as a share of the highest an IDF
+        can be: one rare name in common (a victim's, a village's) says more than many
+        common ones."""
+        shared = [t for t in a.terms if t[0] == NAME and t in b.terms]
+        if not shared:
+            return 0.0
+        top = math.log(1 + max(self.n_docs, IDF_MIN_DOCS)) + IDF_FLOOR
+        return max(self._idf(t) for t in shared) / top
 
     def candidates(self, vec: _Vec) -> set[str]:
         """Documents sharing a block key (rare term or entity), within the date window."""

@@ -49,6 +49,9 @@ FEATURES = (
     "cross_language*concepts",
     "cross_language*names",
     "same_event_place*text",
+    "same_protagonist",
+    "other_event_place",
+    "rare_name",
 )
 
 
@@ -64,6 +67,9 @@ def features(parts: dict[str, float]) -> list[float]:
     x.append(parts["cross_language"] * parts["concepts"])
     x.append(parts["cross_language"] * parts["names"])
     x.append(parts["same_event_place"] * parts["text"])
+    x.append(float(parts["same_protagonist"]))
+    x.append(float(parts["other_event_place"]))
+    x.append(float(parts["rare_name"]))
     return x
 
 
