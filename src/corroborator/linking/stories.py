@@ -62,6 +62,9 @@ BLOCK_TERMS = 12  # rarest-weighted terms used as blocking keys
 # resolve (a Turkish "Hama'daki") shares no rare word with its English telling either
 # (3-10 alike on the dev sets; 30 block terms instead found as much at 4.8x the time)
 BLOCK_NAMES = 3
+# ... and in a report in another language, whose names are what it can share with a
+# telling in English (its other rare words are untranslated ones only its own language has)
+BLOCK_NAMES_FOREIGN = 6
 # ... and the rarest consonant skeletons of its names (`arabic.skeleton`), looked up only
 # among reports in the other script: an Arabic report and its Latin-script telling share no
 # word and no entity key, so they were never compared (5-50 alike on the Arabic dev set)
@@ -142,6 +145,13 @@ ARABIC = "ar:"  # prefix of Arabic stems the concept dictionary does not transla
 SKELETON = "k:"  # prefix of name skeletons in the document frequencies
 CONCEPT = "c:"  # ... and of concept words
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+# French and Italian articles and pronouns elided onto the next word (l'hôpital, d'enfants,
+# qu'ils, dell'esercito): left on, the word matched neither the concept dictionary nor the
+# same word elsewhere, and a name after one (d'Haïti) did not read as a name.
+_ELIDED = re.compile(
+    r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu|un|all|dall|dell|nell|sull|coll|"
+    r"quell|quest|sant|nessun)'(?=[A-Za-z])"
+)
 _QUOTE_WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -263,7 +273,7 @@ def _split(text: str) -> tuple[list[list[str]], set[str]]:
     """Each sentence's words (transliterated), and the words capitalised inside a
     sentence: such a word is a name at a sentence's start too ("Kherson city authorities
     said ..."); other first words are ordinary words."""
-    split = [_WORD.findall(unidecode(s)) for s in sentences(text)]
+    split = [[_ELIDED.sub("", w) for w in _WORD.findall(unidecode(s))] for s in sentences(text)]
     return split, {w for words in split for w in words[1:] if w[0].isupper()}
 
 
@@ -762,7 +772,11 @@ class StoryIndex:
             keys,
             _day(doc.published),
             rare_terms
-            + sorted(keys | self._name_blocks(top) | self._skeleton_blocks(skeletons, doc.language))
+            + sorted(
+                keys
+                | self._name_blocks(top, doc.language)
+                | self._skeleton_blocks(skeletons, doc.language)
+            )
             + rare_quotes[:BLOCK_QUOTES],
             _place_keys(doc),
             quotes,
@@ -780,11 +794,12 @@ class StoryIndex:
             math.sqrt(sum(v * v for v in said.values())) or 1.0,
         )
 
-    def _name_blocks(self, top: dict[str, float]) -> frozenset[str]:
+    def _name_blocks(self, top: dict[str, float], language: str | None) -> frozenset[str]:
         """The rarest one-word names other documents share, as entity keys."""
         names = [t for t in top if t[0] == NAME and " " not in t and self.df[t] > 1]
         names.sort(key=lambda t: (self.df[t], t))
-        return frozenset("e:" + t[1:] for t in names[:BLOCK_NAMES])
+        n = BLOCK_NAMES if not language or language == "en" else BLOCK_NAMES_FOREIGN
+        return frozenset("e:" + t[1:] for t in names[:n])
 
     def _skeleton_blocks(self, skeletons: frozenset[str], language: str | None) -> frozenset[str]:
         """The rarest skeletons other documents share, marked with the report's script."""
