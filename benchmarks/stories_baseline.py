@@ -89,6 +89,8 @@ FOLDERS = {
     "blind26": ROOT / "tests/fixtures/retellings/blind26",
     "blind27": ROOT / "tests/fixtures/retellings/blind27",
     "blind28": ROOT / "tests/fixtures/retellings/blind28",
+    "blind29": ROOT / "tests/fixtures/retellings/blind29",
+    "blind30": ROOT / "tests/fixtures/retellings/blind30",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -115,6 +117,8 @@ HELD = (
     "blind26",
     "blind27",
     "blind28",
+    "blind29",
+    "blind30",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
