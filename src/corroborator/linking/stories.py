@@ -121,7 +121,8 @@ BLOCK_QUOTES = 4  # quote shingles used as blocking keys
 # A pair's score is the story model's probability, with a share of the hand-weighted
 # score's (`_evidence`, scaled so that its threshold, EVIDENCE_THRESHOLD, meets the
 # model's): a prior from the sessions it was tuned over, against a model fitted on the
-# project's own retellings (its dev sets left out one at a time: .871 alone, .875 so).
+# project's own retellings (its dev sets left out one at a time, before the model's last
+# three inputs: .871 alone, .875 so).
 THRESHOLD = 0.5
 EVIDENCE_THRESHOLD = 0.2
 HAND_SHARE = 0.3
