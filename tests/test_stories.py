@@ -12,6 +12,8 @@ from conftest import EXAMPLE_DOCS, EXAMPLE_GOLD, read_documents, requires_shared
 from corroborator.linking import copies
 from corroborator.linking.names import resolve
 from corroborator.linking.stories import (
+    BLOCK_NAMES,
+    BLOCK_NAMES_FOREIGN,
     DAY_DISCOUNT,
     SITE_CONFLICT,
     TOLL_DISCOUNT,
@@ -528,6 +530,33 @@ def test_a_translated_retelling_shares_its_event_words_with_the_english_one() ->
     vecs = {d.doc_id: (index.observe(d), index.index(d))[1] for d in (wire, retold, other)}
     same = index.similarity(vecs["en"], vecs["uk"])
     assert same >= index.threshold > index.similarity(vecs["en"], vecs["uk2"])
+
+
+def test_elided_articles_come_off_french_and_italian_words() -> None:
+    """'l'hôpital' and 'd'enfants' are the dictionary's hospital and child, and a name after
+    an elided article (d'Haïti) is still a name; an English O'Brien keeps its apostrophe."""
+    fr = term_counts(
+        "Les assaillants ont visé l'hôpital d'Haïti et tué des dizaines d'enfants.", "fr"
+    )
+    assert {"hospital", "child", "@gaiti"} <= set(fr)
+    assert not any("'" in t for t in fr)
+    it = term_counts("Gli uomini dell'esercito hanno ucciso tre civili nell'ospedale.", "it")
+    assert {"army", "hospital"} <= set(it)
+    assert "@obrien" in term_counts("The mayor met Sean O'Brien in Kherson.", "en")
+
+
+def test_a_foreign_report_blocks_on_more_of_its_names() -> None:
+    """A report in another language shares names, not words, with its English telling: its
+    six rarest names are blocking keys, an English report's three."""
+    names = " ".join(f"Xa{c}lov" for c in "bcdefghk")
+    en = StoryDoc("en", f"Witnesses named {names} among the dead.", language="en")
+    fr = StoryDoc("fr", f"Les témoins ont cité {names} parmi les morts.", language="fr")
+    twins = [StoryDoc(f"t{i}", f"Reports named {names}.", language="en") for i in range(3)]
+    index = StoryIndex()
+    for d in (en, fr, *twins):
+        index.observe(d)
+    blocks = {d.doc_id: {b for b in index.index(d).blocks if b.startswith("e:")} for d in (en, fr)}
+    assert len(blocks["en"]) == BLOCK_NAMES and len(blocks["fr"]) == BLOCK_NAMES_FOREIGN
 
 
 def test_english_words_meet_the_concept_headwords_through_their_forms() -> None:
