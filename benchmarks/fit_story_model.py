@@ -21,8 +21,7 @@ from pathlib import Path
 import numpy as np
 import stories_baseline as sb
 
-from corroborator.linking import build, stories, story_model
-from corroborator.storage.db import open_store
+from corroborator.linking import stories, story_model
 
 TRAIN = (
     "retellings_dev",
@@ -59,12 +58,7 @@ def set_pairs(name: str) -> tuple[list[list[float]], list[bool]]:
     """(model inputs, same story?) of every pair of a set's documents published within
     the linker's window."""
     docs_path, gold_path = sb._prepare(name)
-    store = open_store(str(sb._ingest(name, docs_path, fresh=False)))
-    docs, ex = store.documents(), store.extractions()
-    dups = build.find_copies(docs, build._signatures(store, docs))
-    aliases = build.index_aliases(build.entities_from_mentions(build.mention_rows(docs, ex)))
-    store.close()
-    items = [build.story_doc(d, ex.get(d["document_id"], {}), dups, aliases) for d in docs]
+    docs, items = sb.story_docs(sb._ingest(name, docs_path, fresh=False))
     index = stories.StoryIndex()
     for item in items:
         index.observe(item)

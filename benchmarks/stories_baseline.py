@@ -218,15 +218,23 @@ def _ingest(name: str, docs: Path, fresh: bool) -> Path:
     return db
 
 
-def linker_stories(db: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """({source_file: story_id} rebuilt with the current linker, {source_file: text})."""
+def story_docs(db: Path) -> tuple[list[dict[str, Any]], list[stories.StoryDoc]]:
+    """A cached ingest's documents and what story linking reads of each (as a full relink
+    builds it with the current code)."""
     store = open_store(str(db))
     docs = store.documents()
     ex = store.extractions()
     dups = build.find_copies(docs, build._signatures(store, docs))
     aliases = build.index_aliases(build.entities_from_mentions(build.mention_rows(docs, ex)))
-    story_of = build.build_stories(docs, ex, dups, aliases)
     store.close()
+    items = [build.story_doc(d, ex.get(d["document_id"], {}), dups, aliases) for d in docs]
+    return docs, items
+
+
+def linker_stories(db: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """({source_file: story_id} rebuilt with the current linker, {source_file: text})."""
+    docs, items = story_docs(db)
+    story_of = stories.assign_stories(items)
     return (
         {d["source_file"]: story_of[d["document_id"]] for d in docs},
         {d["source_file"]: d["text"] for d in docs},

@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 
 from corroborator.linking import story_model
-from corroborator.linking.stories import EVIDENCE_THRESHOLD, THRESHOLD, StoryDoc, StoryIndex
+from corroborator.linking.stories import (
+    CONCEPT_WORDS,
+    EVIDENCE_THRESHOLD,
+    THRESHOLD,
+    StoryDoc,
+    StoryIndex,
+)
 
 
 def _model(fitted: dict[str, Any]) -> story_model.Model:
@@ -75,6 +81,6 @@ def test_news_without_words_of_violence_is_scored_by_the_hand_weights() -> None:
         index.observe(d)
     va, vb = index.index(a), index.index(b)
     parts = index.pair_parts(va, vb)
-    assert parts is not None and parts["concept_words"] < story_model.CONCEPT_WORDS
+    assert parts is not None and parts["concept_words"] < CONCEPT_WORDS
     expected = min(1.0, parts["evidence"] * THRESHOLD / EVIDENCE_THRESHOLD)
     assert index.similarity(va, vb) == expected > 0

@@ -94,7 +94,7 @@ SCRIPT_NAMES = 1.0  # weight of the names an Arabic report shares with a Latin-s
 # seedtell3's cross-language pairs, those of one story had .28-.54, look-alikes .07-.15).
 CONCEPT_TEXT = 0.7
 CONCEPT_CONFLICT = 0.2
-CONCEPT_WORDS = 5
+CONCEPT_WORDS = 5  # ... and with fewer in one report, a pair keeps the hand score (`similarity`)
 W_FIGURE = 0.1  # Jaccard of the figures: rewrites revise them, so it only adds
 # Score multipliers for look-alike evidence (tuned on retellings dev, hard_dev, ECB+ dev)
 PLACE_CONFLICT = 0.5
@@ -863,8 +863,10 @@ class StoryIndex:
             return 0.0
         # The hand-weighted score, scaled so that its own threshold meets the model's
         hand = min(1.0, parts["evidence"] * THRESHOLD / EVIDENCE_THRESHOLD)
-        if parts["concept_words"] < story_model.CONCEPT_WORDS:
-            return hand  # news the model was not fitted on: of other than violence
+        if parts["concept_words"] < CONCEPT_WORDS:
+            # news of other than violence, outside what the model was fitted on: reports
+            # of war crimes say 17-30 such words, half of ECB+'s general news fewer than 8
+            return hand
         fitted = story_model.model().probability(story_model.features(parts))
         return (1 - HAND_SHARE) * fitted + HAND_SHARE * hand
 

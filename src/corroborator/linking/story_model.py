@@ -24,10 +24,6 @@ import numpy as np
 from corroborator.nlp import lexicon
 
 MODEL_FILE = "story_model.json"
-# A report saying fewer words of what happened than this in the concept dictionary's
-# terms (news of other than violence) is outside what the model was fitted on: reports of
-# war crimes say 17-30 such words, half of ECB+'s general news fewer than eight.
-CONCEPT_WORDS = 5
 CONTINUOUS = ("text", "event", "names", "concepts", "entities", "quotes", "figures", "scripts")
 FLAGS = (
     "place_conflict",
