@@ -274,7 +274,10 @@ def _split(text: str) -> tuple[list[list[str]], set[str]]:
     """Each sentence's words (transliterated), and the words capitalised inside a
     sentence: such a word is a name at a sentence's start too ("Kherson city authorities
     said ..."); other first words are ordinary words."""
-    split = [[_ELIDED.sub("", w) for w in _WORD.findall(unidecode(s))] for s in sentences(text)]
+    split = [
+        [_ELIDED.sub("", w) if "'" in w else w for w in _WORD.findall(unidecode(s))]
+        for s in sentences(text)
+    ]
     return split, {w for words in split for w in words[1:] if w[0].isupper()}
 
 
