@@ -91,6 +91,10 @@ FOLDERS = {
     "blind28": ROOT / "tests/fixtures/retellings/blind28",
     "blind29": ROOT / "tests/fixtures/retellings/blind29",
     "blind30": ROOT / "tests/fixtures/retellings/blind30",
+    "blind31": ROOT / "tests/fixtures/retellings/blind31",
+    "blind32": ROOT / "tests/fixtures/retellings/blind32",
+    "blind33": ROOT / "tests/fixtures/retellings/blind33",
+    "blind34": ROOT / "tests/fixtures/retellings/blind34",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -119,6 +123,10 @@ HELD = (
     "blind28",
     "blind29",
     "blind30",
+    "blind31",
+    "blind32",
+    "blind33",
+    "blind34",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

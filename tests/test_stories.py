@@ -328,6 +328,25 @@ def test_towns_in_other_spellings_are_no_conflict_but_other_towns_are() -> None:
     assert index.components(v["c1"], v["c3"]).place_conflict
 
 
+def test_transliterations_of_one_town_are_no_conflict() -> None:
+    """Transliterations part on vowels and voicing (Tabayin, Depayin; Kebkabiya,
+    Kabkabiyah): read as one town, not as two. Towns that only sound a little alike
+    (Kherson, Kharkiv; Bucha, Bakhmut) stay two."""
+    from corroborator.linking.names import word_key
+    from corroborator.linking.stories import _one_spelling
+
+    for a, b in (("Tabayin", "Depayin"), ("Kabkabiyah", "Kebkabiya"), ("Obeid", "Ubayyid")):
+        assert _one_spelling(word_key(a), word_key(b)), (a, b)
+    for a, b in (("Kherson", "Kharkiv"), ("Bucha", "Bakhmut"), ("Mariupol", "Marinka")):
+        assert not _one_spelling(word_key(a), word_key(b)), (a, b)
+    t1 = _doc("t1", "Jets bombed a school in Tabayin township, killing 19.", places=("Tabayin",))
+    t2 = _doc("t2", "The air strike on Depayin killed at least 21 pupils.", places=("Depayin",))
+    t3 = _doc("t3", "Soldiers burned homes in Kani township on Sunday.", places=("Kani",))
+    index, v = _index(_corpus(t1, t2, t3))
+    assert not index.components(v["t1"], v["t2"]).place_conflict
+    assert index.components(v["t1"], v["t3"]).place_conflict
+
+
 def test_figures_are_shared_evidence() -> None:
     docs = _corpus(
         _doc("d1", "Investigators exhumed 47 bodies near Balakliia.", figures=(47,)),
@@ -465,6 +484,17 @@ def test_arabic_words_lose_their_proclitics_and_names_keep_their_consonants() ->
     assert arabic.skeleton("Taiz") == ""  # two consonants name too many things
     counts = term_counts("قتل تسعة أشخاص في قصف مدفعي على سوق الفاشر.", "ar")
     assert {"kill", "shell", "artillery", "market"} <= set(counts)
+
+
+def test_arabic_names_keep_their_marks_and_latin_ones_lose_the_article() -> None:
+    """A shadda (المغيّر) is part of the word, not a break in it, and the Latin spelling's
+    article (al-Mughayyir) is no part of the name: both give the skeleton m-g-r."""
+    from corroborator.linking import arabic
+    from corroborator.linking.stories import _skeletons
+
+    assert [w for w, _ in arabic.words("هاجم مستوطنون قرية المغيّر")][-1] == "مغير"
+    assert "mgr" in _skeletons("هاجم مستوطنون قرية المغيّر أمس.", "ar")
+    assert "mgr" in _skeletons("Settlers attacked the village of al-Mughayyir.", "en")
 
 
 def test_an_arabic_retelling_links_to_the_english_report_through_names_and_concepts() -> None:

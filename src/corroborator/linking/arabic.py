@@ -24,7 +24,9 @@ from corroborator.nlp.stop_words import stop_words
 MIN_STEM = 3  # letters a word keeps after its proclitics are cut
 MIN_SKELETON = 3  # consonants: two (t-z, r-f) are shared by too many unrelated words
 
-_ARABIC_WORD = re.compile(r"[\u0621-\u064a\u0671-\u06d3]+")
+# letters and the marks written on them: a shadda or a vowel sign (المغيّر) would
+# otherwise cut a word in two, and neither half is the name
+_ARABIC_WORD = re.compile(r"[\u0621-\u065f\u0670-\u06d3]+")
 _MARKS = re.compile(r"[\u064b-\u065f\u0670\u0640]")  # harakat, dagger alif, tatweel
 _FOLD = str.maketrans(
     {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي"}

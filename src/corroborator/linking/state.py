@@ -26,7 +26,7 @@ from corroborator.storage.db import Store
 if TYPE_CHECKING:
     from corroborator.linking.build import Links
 
-STATE_VERSION = "5"  # bump when the shape or meaning of any state row changes
+STATE_VERSION = "6"  # bump when the shape or meaning of any state row changes
 CHUNK = 500  # ids per IN (...) list: well under every backend's parameter limit
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
-from rapidfuzz.distance import JaroWinkler
+from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.process import cdist
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
@@ -116,6 +116,8 @@ DAY_DISCOUNT = 0.8  # main incidents dated days apart (0.5-0.9 alike on the dev 
 EVENT_PLACE_BOOST = 1.5  # chosen on the dev sets: 1.3 and 2.0 both lower on the mean of eight
 DATE_SLACK = 3  # days two reports may disagree on one act's date (overnight, 'on Monday')
 PLACE_SPELLING = 0.8  # Jaro-Winkler of two spellings of one place-name word
+SOUND_SPELLING = 0.85  # Levenshtein similarity of their `_sound`s, for longer words:
+SOUND_LETTERS = 5  # ... of this many letters (Gaza and Gusau sound alike)
 QUOTE_SHINGLE = 3
 BLOCK_QUOTES = 4  # quote shingles used as blocking keys
 # A pair's score is the story model's probability, with a share of the hand-weighted
@@ -153,6 +155,11 @@ _ELIDED = re.compile(
     r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu|un|all|dall|dell|nell|sull|coll|"
     r"quell|quest|sant|nessun)'(?=[A-Za-z])"
 )
+# the Arabic article in Latin letters, in its sun-letter forms (al-Bab, el-Fasher, ash-Sham)
+_ARTICLE = re.compile(r"^(?i:al|el|ad|adh|an|ar|as|ash|at|ath|az|ed|en|er|es|et|ez)-(?=[A-Z])")
+_VOWELS = re.compile(r"[aeiouy]+")
+_UNVOICED = str.maketrans("bdgzvwqc", "ptksffkk")
+_REPEAT = re.compile(r"(.)\1+")
 _QUOTE_WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -363,7 +370,7 @@ def _skeletons(text: str, language: str | None) -> frozenset[str]:
         found = {
             arabic.skeleton(w)
             for words in split
-            for j, w in enumerate(words)
+            for j, w in enumerate(_ARTICLE.sub("", w) for w in words)
             if w[0].isupper() and (j > 0 or w in named) and w.lower() not in STOP_WORDS
         }
     return frozenset(found - {""})
@@ -432,10 +439,25 @@ def _mentions(vec: _Vec, place: str) -> bool:
 def _spelled(word: str, vec: _Vec) -> bool:
     found = vec.spelled.get(word)
     if found is None:
-        found = vec.spelled[word] = any(
-            JaroWinkler.similarity(word, n) >= PLACE_SPELLING for n in vec.name_words
-        )
+        found = vec.spelled[word] = any(_one_spelling(word, n) for n in vec.name_words)
     return found
+
+
+def _one_spelling(a: str, b: str) -> bool:
+    """Two name keys read as one name: close letter for letter, or, for longer words,
+    alike once vowels and voicing are set aside, which is where transliterations part
+    (Tabayin, Depayin; Kebkabiya, Kabkabiyah; El Obeid, Ubayyid)."""
+    if JaroWinkler.similarity(a, b) >= PLACE_SPELLING:
+        return True
+    if min(len(a), len(b)) < SOUND_LETTERS:
+        return False
+    return Levenshtein.normalized_similarity(_sound(a), _sound(b)) >= SOUND_SPELLING
+
+
+@lru_cache(maxsize=1 << 16)
+def _sound(key: str) -> str:
+    """A name key with every vowel run one 'a' and voiced consonants unvoiced."""
+    return _REPEAT.sub(r"\1", _VOWELS.sub("a", key.translate(_UNVOICED)))
 
 
 def _same_event_place(a: _Vec, b: _Vec) -> bool:
@@ -445,7 +467,7 @@ def _same_event_place(a: _Vec, b: _Vec) -> bool:
     agreement counts."""
     if not a.event_place or not b.event_place or _other_day(a, b):
         return False
-    return JaroWinkler.similarity(a.event_place, b.event_place) >= PLACE_SPELLING
+    return _one_spelling(a.event_place, b.event_place)
 
 
 def _other_day(a: _Vec, b: _Vec) -> bool:
