@@ -266,6 +266,29 @@ def test_said_after_quote_and_abduction(extract) -> None:
     assert {"witness_testimony", "investigation"} <= set(ex.incidents[0].evidence_types)
 
 
+def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
+    """Everyday verbs tell a detention when a person is taken from or to somewhere, forced
+    into a vehicle, or held in a place or for a time; not when the wounded are taken to
+    hospital, a town is taken, or someone takes part, holds a meeting or is brought to
+    justice ('forces' and 'took' are no act words elsewhere either)."""
+    for text in (
+        "Gunmen took four adolescents from their homes in El Mango at gunpoint.",
+        "In Tamboul, fighters forced nine young women into two pickups and drove away.",
+        "In Izium, soldiers held 17 villagers in the school for three days.",
+        "In Kherson, four soldiers put a bag over my head and drove me to the police building.",
+    ):
+        ex = extract(text)
+        assert _types(ex) == ["abduction_detention"], text
+    for text in (
+        "Neighbours took the wounded to hospital in Kherson after the strike.",
+        "Russian forces took the village of Robotyne in June.",
+        "The governor held a meeting in Kharkiv. Residents took part in a vigil in Bucha.",
+        "Those responsible for the shelling of Bucha will be brought to justice.",
+        "My husband told me to take the children into the field near Oicha.",
+    ):
+        assert _types(extract(text)) == [], text
+
+
 def test_british_single_quotes_order_and_threat(extract) -> None:
     ex = extract(
         "The soldier said: ‘We were told to shoot anyone who didn’t surrender. "

@@ -637,8 +637,9 @@ def _incident_scores(docs: Path, gold: Path, tmp: Path) -> dict[str, Any]:
 # .500/.737, blind .895/.714, seeds unchanged; then (homes on fire, dated period tallies,
 # charges not brought) dev3 .485/.708, held3 .538/.737.
 SETS = {
-    # dev: .867/.765 -> .933/.824 once 'one of the detained men died' names who died
-    "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.9, 0.8),
+    # dev: .867/.765 -> .933/.824 once 'one of the detained men died' names who died;
+    # 1.0/1.0 in session 31 once people taken or held somewhere are detained
+    "precision-dev": (PRECISION / "dev" / "docs", PRECISION / "dev" / "gold.jsonl", 0.95, 0.95),
     "precision-held": (PRECISION / "held" / "docs", PRECISION / "held" / "gold.jsonl", 0.95, 0.95),
     "precision-held2": (
         PRECISION / "held2" / "docs",
@@ -646,7 +647,11 @@ SETS = {
         0.95,
         0.65,
     ),
-    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.55, 0.69),
+    # dev3: .667/.708 -> .700/.833 in session 31 (people taken or held are detained)
+    "precision-dev3": (PRECISION / "dev3" / "docs", PRECISION / "dev3" / "gold.jsonl", 0.65, 0.8),
+    # dev4: written blind in session 31, scored once: .529/.789 with the rules the session
+    # started with, .579/.947 with its custody verbs (written before the set was read)
+    "precision-dev4": (PRECISION / "dev4" / "docs", PRECISION / "dev4" / "gold.jsonl", 0.55, 0.9),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)
@@ -716,13 +721,17 @@ SETS = {
         0.58,
     ),
     # heldout: 1.0 -> .955 once any person noun that names no combatant is a victim
-    # ('survivors described being held and beaten' beside a rape the gold counts alone)
-    "heldout": (FIXTURES / "heldout" / "docs", FIXTURES / "heldout" / "gold.jsonl", 0.95, 0.97),
+    # ('survivors described being held and beaten' beside a rape the gold counts alone);
+    # .913 in session 31, once 'kept him in a hole for three days' is a detention (an
+    # intercepted soldier's comrade, punished; the gold holds only the threat it makes)
+    "heldout": (FIXTURES / "heldout" / "docs", FIXTURES / "heldout" / "gold.jsonl", 0.91, 0.97),
     # blind's gold counts a Gaza shelter report's background line on 7 October (nine months
     # before it) as two incidents; since session 20 history dated that far back is
     # background: .895/.714 -> .882/.619; .833/.619 once any non-combatant person noun is a
-    # victim (survivors fired on by a returning helicopter, told apart from the strike)
-    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.82, 0.60),
+    # victim (survivors fired on by a returning helicopter, told apart from the strike);
+    # .800/.667 in session 31: people taken and held are detained (the Kherson detention
+    # found), and a headline "'They took the men to the river'" is one more
+    "blind": (FIXTURES / "blind" / "docs", FIXTURES / "blind" / "gold.jsonl", 0.80, 0.66),
     "seeds": (SHARED / "seeds", SHARED / "gold" / "seeds.jsonl", 0.94, 0.92),
 }
 

@@ -21,7 +21,7 @@ from corroborator.nlp.incidents.lexicon import (
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.mood import ORDER_DEPS, RECIPIENT, governed_by
 from corroborator.nlp.incidents.roles import first_person, noun_group, roles
-from corroborator.nlp.incidents.triggers import find_triggers, typed_mention
+from corroborator.nlp.incidents.triggers import find_triggers, retold_custody, typed_mention
 from corroborator.nlp.pipeline import text_of
 
 
@@ -67,7 +67,9 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     attacks = {m.trigger.i for m in out if m.type == "attack_populated_area"}
     out = [m for m in out if not (m.type in KILL_TYPES and _linked(m, attacks))]
     for m in out:
-        m.anaphoric = context.anaphoric(m.trigger) and not _particulars(m.trigger)
+        m.anaphoric = (
+            context.anaphoric(m.trigger) and not _particulars(m.trigger)
+        ) or retold_custody(m)
         m.recap = context.temporal_recap(m.trigger)
         cause = _attack_cause(m.trigger) if m.type == "killing_civilians" else None
         if cause is not None:  # 'killed in an air strike': the attack, with its toll

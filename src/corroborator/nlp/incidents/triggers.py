@@ -61,6 +61,12 @@ def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
                 best[family] = strength
         out += [(span, family, strength) for family, strength in best.items()]
         i += len(grams[0])
+    taken = {t.i for span, _, _ in out for t in span}
+    out += [
+        (unit[t.i - unit.start : t.i - unit.start + 1], "abduction", "custody")
+        for t in toks
+        if t.i not in taken and t.pos_ == "VERB" and low(t) in _CUSTODY and _custody(t)
+    ]
     return out
 
 
@@ -147,6 +153,47 @@ def _blaze(fire: Token) -> bool:
     if any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in fire.children):
         return True
     return fire.dep_ == "nsubj" and low(fire.head) in ("break", "spread", "start", "rage")
+
+
+# Everyday verbs that tell a detention only with a person taken somewhere or held
+# somewhere (not lexicon triggers: 'forces' and 'took' name no act anywhere else): 'took four boys from their homes', 'forced nine women into pickups', 'held
+# him for eleven days', 'kept them in two classrooms' (not 'took part', 'held a meeting').
+_CUSTODY = {"take": "moved", "seize": "moved", "drive": "moved", "bring": "moved"}
+_CUSTODY |= {"march": "moved", "force": "into", "hold": "held", "keep": "held"}
+_MOVED = frozenset(("from", "to", "into", "towards", "toward"))
+_HELD = frozenset(("in", "at", "for", "inside"))
+# where people are taken for their good, or a phrase's noun ('brought to justice')
+_CARE = frozenset(("hospital", "clinic", "morgue", "safety", "shelter", "ambulance", "justice"))
+_CARE |= {"court", "trial", "account", "consideration", "care"}
+
+
+def _custody(trig: Token) -> bool:
+    """Where the verb's person is taken or held: away, from or to somewhere (not to a
+    hospital, nor to justice), into a vehicle, or in a place or for a time."""
+    kind = _CUSTODY[low(trig)]
+    for c in trig.children:
+        if c.dep_ in ("prt", "advmod") and c.lower_ == "away" and kind == "moved":
+            return True
+        if c.dep_ != "prep":
+            continue
+        if kind == "held" and c.lower_ in _HELD:
+            return True
+        if (kind == "moved" and c.lower_ in _MOVED) or (kind == "into" and c.lower_ == "into"):
+            return not any(low(g) in _CARE for g in c.children if g.dep_ == "pobj")
+    return False
+
+
+def retold_custody(m: Mention) -> bool:
+    """'She was held in a basement for forty days', 'they drove me to the edge of the
+    city': a custody verb whose person is a pronoun goes on telling a detention the
+    report has named already."""
+    return (
+        m.type == "abduction_detention"
+        and m.trigger.pos_ == "VERB"
+        and low(m.trigger) in _CUSTODY
+        and (head := head_noun(m.patient)) is not None
+        and head.pos_ == "PRON"
+    )
 
 
 def _accidental(unit: Span, agents: list[Token]) -> bool:
@@ -292,6 +339,14 @@ def typed_mention(
         return mk(t[family], victim_groups(patient) or {"civilians"})
     if family == "abduction":
         victims = victim_groups(patient)
+        if strength == "custody":  # 'took my husband from the yard', 'held them in a school'
+            if head is None or not is_person(head):
+                return None
+            if trig.dep_ in ("acl", "xcomp"):  # 'detainees held in the same building', 'told
+                return None  # me to take the children into the field': no act of its own
+            if has(patient, "combatants"):
+                return None
+            return mk("abduction_detention", (victims or {"civilians"}) | {"detainees"})
         if strength == "weak":
             transitive = trig.pos_ == "NOUN" or any(
                 c.dep_ in ("dobj", "nsubjpass") for c in trig.children
