@@ -280,3 +280,16 @@ def test_a_name_told_twice_does_not_vote_for_its_own_namesake_abroad(nlp: Langua
         'within the compound". A Hamas official called the claim a lie.'
     )
     assert {p.country for p in _places(nlp, text)} == {"PS"}
+
+
+def test_a_village_the_gazetteer_lacks_is_not_a_near_namesake_elsewhere(nlp: Language) -> None:
+    """'Berdychi' (a Donetsk-region village GeoNames' towns list lacks) is one letter from
+    Berdychiv, a city 700 km away: a near spelling stands for a place only where the story
+    is, so the village stays itself."""
+    refs = places(
+        nlp,
+        "Russian troops shelled the village of Berdychi in the Pokrovsk district of Donetsk "
+        "region on Monday, killing two men, officials in Pokrovsk said.",
+    )
+    assert refs["Berdychi"].geonames_id is None and refs["Berdychi"].name == "Berdychi"
+    assert refs["Berdychi"].country == "UA"

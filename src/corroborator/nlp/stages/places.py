@@ -375,6 +375,9 @@ class Resolver:
             if abroad and best.kind == "city" and not qualified and anchors and nearest > TIE_KM:
                 out[i] = None  # a small town only across a border, far from the story
                 continue
+            if not cands[i] and not self._likely_misspelt(best, regions, nearest):
+                out[i] = None  # "Berdychi" is a village of its own, not Berdychiv misspelt
+                continue
             out[i] = best
         # One place per name in a document: "POKROVSK, Ukraine" in the dateline places the
         # bare "Pokrovsk" of the next sentence too (it had gone to a namesake in Russia).
@@ -388,6 +391,16 @@ class Resolver:
             if placed is not None and out[i] is not None and placed in pools[i]:
                 out[i] = placed
         return [self._named_area(m, p) for m, p in zip(mentions, out, strict=True)]
+
+    @staticmethod
+    def _likely_misspelt(p: Place, regions: Counter[str], nearest: float) -> bool:
+        """A near spelling names a place the story is about ("Donestk" in a report on
+        Bakhmut): a region, a famous city, a town in one of the story's regions or near
+        its other places. Else the name is likely a village the gazetteer lacks, spelled
+        right, and its near namesake ("Pishchanka" for Pishchanivka) is elsewhere."""
+        if p.kind != "city" or _famous(p) or nearest <= NEAR_KM:
+            return True
+        return regions[f"{p.country}.{p.admin1_code}"] > 0
 
     def _named_area(self, m: _Mention, p: Place | None) -> Place | None:
         """ "Kursk region" when GeoNames lists the oblast only as "Kurskaya oblast'": the
