@@ -289,6 +289,18 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         assert _types(extract(text)) == [], text
 
 
+def test_an_act_told_there_is_where_the_sentence_before_put_it(extract) -> None:
+    ex = extract(
+        "The Ukrainian marine was taken to Russia after his capture. He spent most of his "
+        "captivity in a pre-trial detention centre in Taganrog.\n\n"
+        "There, he said, guards beat prisoners with rubber truncheons and gave them "
+        "electric shocks."
+    )
+    torture = [i for i in ex.incidents if i.type == "torture_mistreatment"]
+    assert torture and torture[0].location is not None
+    assert torture[0].location.name == "Taganrog"
+
+
 def test_british_single_quotes_order_and_threat(extract) -> None:
     ex = extract(
         "The soldier said: ‘We were told to shoot anyone who didn’t surrender. "

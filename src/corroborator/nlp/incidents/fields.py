@@ -181,8 +181,9 @@ def choose_place(
     one of an earlier act the sentence dates this one by; a home town only if alone), else
     a recap sentence's place (also over a bare country), else the most specific place of
     a sentence above it in its paragraph, from `scene_from`, that tells an act (`told`:
-    "Gunmen attacked the village of X. At least 16 were killed."), else the document's
-    main place. A paragraph's other sentences are not used: in quoted accounts they name
+    "Gunmen attacked the village of X. At least 16 were killed."), else, for a mention
+    placed by 'there' alone, the sentence before it's place, else the document's main
+    place. A paragraph's other sentences are not used: in quoted accounts they name
     where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if _usable(doc, p)]
     pool = [
@@ -194,6 +195,8 @@ def choose_place(
     pool = [p for p in pool if not _home(doc, p)] or pool
     if recap is not None and all(p.precision == "country" for p in pool):
         return recap
+    if all(p.precision == "country" for p in pool) and (there := _there(doc, ok, spans)):
+        return there
     if pool:
         return min(
             pool,
@@ -219,6 +222,32 @@ def choose_place(
         return None
     best = Counter(p.name for p in pool).most_common(1)[0][0]
     return next(p for p in pool if p.name == best)
+
+
+def _there(
+    doc: Doc, places: Sequence[PlaceRef], spans: Sequence[tuple[int, int]]
+) -> PlaceRef | None:
+    """'He spent his captivity in a detention centre in Taganrog. ... There, guards beat
+    new arrivals': a mention whose place is 'there' is where the sentence before it put
+    things, across a paragraph break too; its most specific town or region."""
+    for lo, hi in spans:
+        span = doc.char_span(lo, hi, alignment_mode="expand")
+        if span is None or not any(t.lower_ == "there" and t.dep_ == "advmod" for t in span):
+            continue
+        start = span[0].sent.start
+        if start == 0:
+            continue
+        before = doc[start - 1].sent
+        found = [
+            p
+            for p in places
+            if before.start_char <= p.start < before.end_char
+            and p.precision != "country"
+            and not _home(doc, p)
+        ]
+        if found:
+            return min(found, key=lambda p: (_PRECISION.get(p.precision, 4), -p.start))
+    return None
 
 
 def _reporting(doc: Doc, d: DateRef) -> bool:
