@@ -289,6 +289,16 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         assert _types(extract(text)) == [], text
 
 
+def test_where_captives_are_taken_is_not_where_they_were_taken_from(extract) -> None:
+    ex = extract(
+        "Russian soldiers took 15 children to Anapa in Russia from a care home in Skadovsk, "
+        "in the Kherson region, the ombudsman said."
+    )
+    assert _types(ex) == ["abduction_detention"]
+    assert ex.incidents[0].location is not None
+    assert ex.incidents[0].location.name == "Skadovsk"
+
+
 def test_an_act_told_there_is_where_the_sentence_before_put_it(extract) -> None:
     ex = extract(
         "The Ukrainian marine was taken to Russia after his capture. He spent most of his "

@@ -58,6 +58,8 @@ def _destination(doc: Doc, p: PlaceRef) -> bool:
     while tok is not None and hops < 4 and tok.head.i != tok.i:
         if tok.dep_ == "pobj" and tok.head.lower_ in ("to", "towards", "toward", "into", "for"):
             verb = tok.head.head
+            while verb.dep_ == "prep" and verb.head.i != verb.i:  # 'from X to Y'
+                verb = verb.head
             return verb.lemma_.lower() in words()["flight"]
         tok, hops = tok.head, hops + 1
     return False
