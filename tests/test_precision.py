@@ -720,6 +720,14 @@ SETS = {
         0.36,
         0.58,
     ),
+    # held10: written blind in session 31, scored once at its end: .500/.722 with the
+    # rules the session started with, .541/.833 with its rules (none read off it)
+    "precision-held10": (
+        PRECISION / "held10" / "docs",
+        PRECISION / "held10" / "gold.jsonl",
+        0.52,
+        0.8,
+    ),
     # heldout: 1.0 -> .955 once any person noun that names no combatant is a victim
     # ('survivors described being held and beaten' beside a rape the gold counts alone);
     # .913 in session 31, once 'kept him in a hole for three days' is a detention (an
