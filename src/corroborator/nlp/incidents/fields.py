@@ -184,8 +184,8 @@ def choose_place(
     a recap sentence's place (also over a bare country), else the most specific place of
     a sentence above it in its paragraph, from `scene_from`, that tells an act (`told`:
     "Gunmen attacked the village of X. At least 16 were killed."), else, for a mention
-    placed by 'there' alone, the sentence before it's place, else the document's main
-    place. A paragraph's other sentences are not used: in quoted accounts they name
+    placed by 'there' alone, the place of the sentence before it, else the document's
+    main place. A paragraph's other sentences are not used: in quoted accounts they name
     where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if _usable(doc, p)]
     pool = [

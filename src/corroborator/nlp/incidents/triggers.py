@@ -156,8 +156,9 @@ def _blaze(fire: Token) -> bool:
 
 
 # Everyday verbs that tell a detention only with a person taken somewhere or held
-# somewhere (not lexicon triggers: 'forces' and 'took' name no act anywhere else): 'took four boys from their homes', 'forced nine women into pickups', 'held
+# somewhere: 'took four boys from their homes', 'forced nine women into pickups', 'held
 # him for eleven days', 'kept them in two classrooms' (not 'took part', 'held a meeting').
+# They are no lexicon triggers: there, 'forces' and 'took' would be act words to every rule.
 _CUSTODY = {"take": "moved", "seize": "moved", "drive": "moved", "bring": "moved"}
 _CUSTODY |= {"march": "moved", "force": "into", "hold": "held", "keep": "held"}
 _MOVED = frozenset(("from", "to", "into", "towards", "toward"))
