@@ -269,8 +269,8 @@ def test_said_after_quote_and_abduction(extract) -> None:
 def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
     """Everyday verbs tell a detention when a person is taken from or to somewhere, forced
     into a vehicle, or held in a place or for a time; not when the wounded are taken to
-    hospital, a town is taken, or someone takes part, holds a meeting or is brought to
-    justice ('forces' and 'took' are no act words elsewhere either)."""
+    hospital, a town is taken, someone takes part, holds a meeting, is brought to justice
+    or is driven off and left (set free; 'forces' and 'took' are no act words either)."""
     for text in (
         "Gunmen took four adolescents from their homes in El Mango at gunpoint.",
         "In Tamboul, fighters forced nine young women into two pickups and drove away.",
@@ -285,6 +285,7 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         "The governor held a meeting in Kharkiv. Residents took part in a vigil in Bucha.",
         "Those responsible for the shelling of Bucha will be brought to justice.",
         "My husband told me to take the children into the field near Oicha.",
+        "After a week in Kherson they drove him to the edge of the city and left him there.",
     ):
         assert _types(extract(text)) == [], text
 

@@ -166,12 +166,15 @@ _HELD = frozenset(("in", "at", "for", "inside"))
 # where people are taken for their good, or a phrase's noun ('brought to justice')
 _CARE = frozenset(("hospital", "clinic", "morgue", "safety", "shelter", "ambulance", "justice"))
 _CARE |= {"court", "trial", "account", "consideration", "care"}
+_RELEASE = frozenset(("leave", "release", "free", "let", "drop"))
 
 
 def _custody(trig: Token) -> bool:
     """Where the verb's person is taken or held: away, from or to somewhere (not to a
     hospital, nor to justice), into a vehicle, or in a place or for a time."""
     kind = _CUSTODY[low(trig)]
+    if any(c.dep_ == "conj" and low(c) in _RELEASE for c in trig.children):
+        return False  # 'drove me to the edge of the city and left me there': set free
     for c in trig.children:
         if c.dep_ in ("prt", "advmod") and c.lower_ == "away" and kind == "moved":
             return True
