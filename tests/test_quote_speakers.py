@@ -75,6 +75,24 @@ def test_spokesman_named_once_speaks_again_as_the_spokesman(nlp: Language) -> No
     assert q.speaker == "Taras Hrebin"
 
 
+def test_an_intercepted_call_keeps_its_speakers_apart_from_its_publisher(nlp: Language) -> None:
+    """A security service that publishes a call is a body, no antecedent of 'the man' or
+    'he'; 'the woman' is the woman the report introduced, not the last person named."""
+    text = (
+        "Ukraine's security service published a call in which a Russian soldier tells a "
+        "woman, apparently his wife, that his unit shot two men who had surrendered.\n\n"
+        "In the recording the man, whom the service identified as a private of a naval "
+        "infantry brigade, says the men came out with their hands up.\n\n"
+        '"We shot them and threw them in the crater," the man says.\n\n'
+        '"What do you mean?" the woman asks.\n\n'
+        '"Don\'t tell my mother," he replies.'
+    )
+    said = dict(speakers(nlp, text))
+    assert "service" not in (said["We shot them and threw them in the crater"] or "")
+    assert "service" not in (said["Don't tell my mother"] or "")
+    assert said["What do you mean?"] == "woman"
+
+
 def test_description_the_text_never_names_stays_a_description(nlp: Language) -> None:
     text = (
         "A guard at the camp, who refused to give his name, spoke briefly to the visitors. "

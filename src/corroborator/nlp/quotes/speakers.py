@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Span, Token
 from corroborator.nlp.columns import column, lows
 from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.quotes.lexicon import (
+    BODY_PROXIES,
     DETERMINERS,
     DROP_WORDS,
     GENERIC_HEADS,
@@ -409,7 +410,8 @@ class Discourse:
         elif not words & NEW_MARKERS:
             ref = self._antecedent(tok, lemma, noun)
         if ref is None:
-            ref = Referent(text, (start, end), "desc", plural, noun.gender, {lemma})
+            kind = "org" if lemma in BODY_PROXIES else "desc"
+            ref = Referent(text, (start, end), kind, plural, noun.gender, {lemma})
             self.referents.append(ref)
         elif (
             described is None
@@ -432,8 +434,9 @@ class Discourse:
         )
 
     def _antecedent(self, tok: Token, lemma: str, noun: PersonNoun) -> Referent | None:
-        """A definite description refers back: to the last referent with the same head noun,
-        else to the nearest one it is compatible with ("the man", "the POW" for a soldier)."""
+        """A definite description refers back: to the last referent with the same head noun
+        ("a woman, apparently his wife ... the woman asks"), else to the nearest one it is
+        compatible with ("the man", "the POW" for a soldier)."""
 
         def fits(ref: Referent) -> bool:
             return not ref.plural and (noun.gender == "-" or ref.gender in ("-", noun.gender))
@@ -444,9 +447,7 @@ class Discourse:
             groups = {self.persons[h].group for h in ref.heads if h in self.persons}
             return noun.group != "-" and noun.group in groups
 
-        found = None
-        if lemma not in GENERIC_HEADS:
-            found = self.resolve(tok.i, lambda r: fits(r) and lemma in r.heads)
+        found = self.resolve(tok.i, lambda r: fits(r) and lemma in r.heads)
         return found or self.resolve(tok.i, lambda r: fits(r) and same_group(r))
 
     def resolve(
