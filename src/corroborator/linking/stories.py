@@ -370,7 +370,7 @@ def _skeletons(text: str, language: str | None) -> frozenset[str]:
         found = {
             arabic.skeleton(w)
             for words in split
-            for j, w in enumerate(_ARTICLE.sub("", w) for w in words)
+            for j, w in enumerate(_ARTICLE.sub("", w) if "-" in w else w for w in words)
             if w[0].isupper() and (j > 0 or w in named) and w.lower() not in STOP_WORDS
         }
     return frozenset(found - {""})
@@ -451,7 +451,8 @@ def _one_spelling(a: str, b: str) -> bool:
         return True
     if min(len(a), len(b)) < SOUND_LETTERS:
         return False
-    return Levenshtein.normalized_similarity(_sound(a), _sound(b)) >= SOUND_SPELLING
+    similar = Levenshtein.normalized_similarity(_sound(a), _sound(b), score_cutoff=SOUND_SPELLING)
+    return similar >= SOUND_SPELLING
 
 
 @lru_cache(maxsize=1 << 16)

@@ -51,7 +51,7 @@ def calendar_words() -> frozenset[str]:
 class PersonNoun:
     gender: str  # m, f or -
     role: str  # what a speaker so named is: official, journalist, witness, victim, other...
-    group: str  # "military" (a combatant), "either" (combatant or not), or "-"
+    group: str  # "military" (a combatant), "either" (combatant or not), "body" or "-"
 
 
 @cache

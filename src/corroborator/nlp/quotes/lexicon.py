@@ -23,9 +23,6 @@ DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "another", "o
 NEW_MARKERS = {"a", "an", "another", "one", "some", "separate", "second", "third", "other"}
 DROP_WORDS = {"separate", "second", "third", "other", "another", "same", "fellow", "also"}
 GENERIC_HEADS = {"man", "woman", "person", "boy", "girl"}
-# proxies that are bodies, not people ('Ukraine's SBU security service said'): a body is
-# no antecedent of 'he' or 'the man'
-BODY_PROXIES = {"service", "office", "channel", "account"}
 PARTITIVES = {"one"}
 FIRST_PERSON = {"i", "me", "my", "we", "us", "our"}
 PERCEPTION = {"hear", "see", "watch", "notice", "listen", "feel", "smell"}

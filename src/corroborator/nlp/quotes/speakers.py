@@ -16,7 +16,6 @@ from spacy.tokens import Doc, Span, Token
 from corroborator.nlp.columns import column, lows
 from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.quotes.lexicon import (
-    BODY_PROXIES,
     DETERMINERS,
     DROP_WORDS,
     GENERIC_HEADS,
@@ -410,7 +409,7 @@ class Discourse:
         elif not words & NEW_MARKERS:
             ref = self._antecedent(tok, lemma, noun)
         if ref is None:
-            kind = "org" if lemma in BODY_PROXIES else "desc"
+            kind = "org" if noun.group == "body" else "desc"  # no antecedent of 'he'
             ref = Referent(text, (start, end), kind, plural, noun.gender, {lemma})
             self.referents.append(ref)
         elif (
