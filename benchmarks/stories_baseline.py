@@ -95,6 +95,10 @@ FOLDERS = {
     "blind32": ROOT / "tests/fixtures/retellings/blind32",
     "blind33": ROOT / "tests/fixtures/retellings/blind33",
     "blind34": ROOT / "tests/fixtures/retellings/blind34",
+    "blind35": ROOT / "tests/fixtures/retellings/blind35",
+    "blind36": ROOT / "tests/fixtures/retellings/blind36",
+    "blind37": ROOT / "tests/fixtures/retellings/blind37",
+    "blind38": ROOT / "tests/fixtures/retellings/blind38",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -127,6 +131,10 @@ HELD = (
     "blind32",
     "blind33",
     "blind34",
+    "blind35",
+    "blind36",
+    "blind37",
+    "blind38",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

@@ -286,6 +286,9 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         "Those responsible for the shelling of Bucha will be brought to justice.",
         "My husband told me to take the children into the field near Oicha.",
         "After a week in Kherson they drove him to the edge of the city and left him there.",
+        # custody repeated on people already held, and 'held' in a manner, not a place
+        "Every morning the guards in Olenivka took us to the yard and counted us.",
+        "The ministry says prisoners in Taganrog are held in full compliance with the law.",
     ):
         assert _types(extract(text)) == [], text
 

@@ -293,3 +293,9 @@ def test_a_village_the_gazetteer_lacks_is_not_a_near_namesake_elsewhere(nlp: Lan
     )
     assert refs["Berdychi"].geonames_id is None and refs["Berdychi"].name == "Berdychi"
     assert refs["Berdychi"].country == "UA"
+
+
+def test_a_name_hyphened_before_a_settlement_word_is_part_of_it(nlp: Language) -> None:
+    """'Khin-U township': the township is Khin-U, not U."""
+    text = "A jet bombed a monastery in Khin-U township, Sagaing region, on Wednesday."
+    assert [p.text for p in _places(nlp, text)][:1] == ["Khin-U"]

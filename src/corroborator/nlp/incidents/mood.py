@@ -50,6 +50,25 @@ def negated(trigger: Token, agents: list[Token]) -> bool:
     ) or any(t.lower_ == "never" for t in trigger.children)
 
 
+def unasserted(trigger: Token) -> bool:
+    """'I never saw anyone die', 'did anybody shoot': 'anyone' as the act's own doer or
+    done-to, with no clause of its own, lives under a negation, question or condition,
+    wherever the parse hangs that ('anyone who resisted was shot' tells an act, and 'told
+    to shoot anyone' an order)."""
+    if trigger.dep_ == "xcomp" or any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in trigger.children
+    ):
+        return False
+    items = lexicon().terms["polarity_items"]
+    return any(
+        c.dep_ in ("nsubj", "nsubjpass", "dobj")
+        and (c.lower_,) in items
+        and not any(d.dep_ == "relcl" for d in c.children)
+        and not (c.i + 1 < len(c.doc) and c.doc[c.i + 1].tag_ in ("WP", "WDT"))
+        for c in trigger.children
+    )
+
+
 def _nothing(subject: Token) -> bool:
     """A subject that does nothing: 'neither', 'none', or an act with 'no'/'neither' ('no
     strike', not 'no one', whose seeing or saying leaves the act standing)."""

@@ -16,6 +16,7 @@ import math
 from spacy.tokens import Token
 
 from corroborator.nlp.incidents.context import clause_verb, is_noun, words
+from corroborator.nlp.incidents.lexicon import lexicon
 from corroborator.nlp.incidents.roles import is_person
 
 _PRESENT = ("VBZ", "VBP")
@@ -81,7 +82,7 @@ def shielded(trig: Token) -> bool:
 
 def generic_claim(trig: Token, headline: bool) -> bool:
     """A kind of act told in the present: 'Russia kills civilians every day', 'it shells
-    cities', 'soldiers who torture detainees', 'has been accused of ethnic killings'. A
+    cities', 'they kill anyone who stays', 'soldiers who torture detainees', 'has been accused of ethnic killings'. A
     headline's present ('Missile hits block, killing nine') tells one past event."""
     if headline:
         return False
@@ -105,7 +106,10 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     objs = [c for c in trig.children if c.dep_ == "dobj"]
     if not objs and any(c.dep_ == "nsubj" for c in trig.children):
         return True  # 'These gangs kill, rape and burn with total impunity'
-    return _frequent(trig) or any(o.tag_ == "NNS" and _bare(o) for o in objs)
+    universal = lexicon().terms["universal"]  # 'they kill anyone who stays'
+    return _frequent(trig) or any(
+        (o.tag_ == "NNS" and _bare(o)) or (o.lower_,) in universal for o in objs
+    )
 
 
 def _has_particulars(words: list[Token]) -> bool:
@@ -325,12 +329,14 @@ def earlier_year(trig: Token) -> bool:
     'in April 2022': acts a year or more back are the report's background, not its news."""
     verb = trig if not is_noun(trig) else clause_verb(trig)
     frames = [c for c in trig.children if c.dep_ in ("nummod", "compound", "amod")]
-    if any(_year(c) for c in frames):
+    if any(_year(c) for c in frames) or (verb is not None and _then(verb)):
         return True
     # the parser may hang the time on the act's subject ('Earlier this year a missile
     # strike ... killed 17': 'year' modifies 'strike')
     heads = [trig] if verb is None or verb.i == trig.i else [trig, verb]
     heads += [c for c in heads[-1].children if c.dep_ in ("nsubj", "nsubjpass")]
+    if verb is not None and verb.dep_ == "conj" and not _timed(verb):
+        heads.append(verb.head)  # 'was burned in June 2021 ... and a couple died'
     for c in (c for h in heads for c in h.children):
         if c.dep_ not in ("npadvmod", "advmod", "prep"):
             continue
@@ -338,9 +344,11 @@ def earlier_year(trig: Token) -> bool:
         lows = {t.lower_ for t in sub}
         if lows & {"year", "years"} and lows & words()["earlier_year"]:
             return True
+        # 'in June 2021, when ...': the date without what the clause hung on it tells
+        sub = [t for t in sub if not t.is_punct and not _in_clause(t, c)]
         dated = c.dep_ == "prep" and c.lower_ == "in" and _year(sub[-1]) and len(sub) <= 3
-        if dated and all(t.lower_ in _MONTHS for t in sub[1:-1]):
-            return True  # 'in 2016', 'in April 2022': a dated act of an earlier time
+        if dated and all(t.lower_ in _MONTHS | _SEASONS for t in sub[1:-1]):
+            return True  # 'in 2016', 'in April 2022', 'in late 2020': an earlier time
     return False
 
 
@@ -348,6 +356,31 @@ _MONTHS = frozenset(
     ("january", "february", "march", "april", "may", "june", "july", "august")
     + ("september", "october", "november", "december")
 )
+
+
+def _in_clause(tok: Token, top: Token) -> bool:
+    return any(a.dep_ in ("relcl", "acl") for a in [tok, *_path(tok, top)])
+
+
+def _timed(verb: Token) -> bool:
+    """The clause says when, in its own words."""
+    return any(t.ent_type_ in ("DATE", "TIME") for t in _own_words(verb))
+
+
+def _then(verb: Token) -> bool:
+    """'attacked in July 2020, when 32 people were killed': a when-clause right after a
+    year tells what happened then."""
+    while verb.dep_ == "conj" and verb.head.i != verb.i:
+        verb = verb.head
+    if verb.dep_ not in ("relcl", "advcl"):
+        return False
+    if not any(c.dep_ == "advmod" and c.lower_ == "when" for c in verb.children):
+        return False
+    start = verb.left_edge.i
+    return any(_year(t) for t in verb.doc[max(verb.sent.start, start - 4) : start])
+
+
+_SEASONS = frozenset(("early", "late", "mid", "spring", "summer", "autumn", "fall", "winter"))
 
 
 def _year(tok: Token) -> bool:
@@ -361,7 +394,8 @@ _EVENTS = frozenset(("attack", "strike", "airstrike", "raid", "bombing", "shelli
 _SEVERAL = _EVENTS | {"incident"}  # 'killed in the incidents we followed'
 
 
-_COUNTED = frozenset(("incident", "case"))  # '412 incidents of killings', '45 cases of rape'
+# '412 incidents of killings', '45 cases of rape', 'more than 20 places of unlawful detention'
+_COUNTED = frozenset(("incident", "case", "place", "site", "facility"))
 
 
 def tally(trig: Token) -> bool:
@@ -431,11 +465,11 @@ def running_total(trig: Token) -> bool:
 
 
 def period_tally(trig: Token) -> bool:
-    """'Between January and June the group recorded the killing of 412 civilians', 'more
-    than 2,000 civilians were killed ... in the first half of the year', '150 people were
-    kidnapped over the same period', '61 civilian deaths in March alone': a count kept over
-    a period is a monitor's figure, told in the past as often as in the perfect
-    (`running_total`)."""
+    """'Between January and June the group recorded the killing of 412 civilians' (or '1,140
+    civilian deaths'), 'more than 2,000 civilians were killed ... in the first half of the
+    year', '150 people were kidnapped over the same period', '61 civilian deaths in March
+    alone': a count kept over a period is a monitor's figure, told in the past as often as
+    in the perfect (`running_total`)."""
     verb = clause_verb(trig) if is_noun(trig) else trig
     if verb is None:
         return False
@@ -448,10 +482,12 @@ def period_tally(trig: Token) -> bool:
     spread = {t.i for t in verb.subtree if _spread(t)}
     if spread and any(t.i in spread for t in _own_words(verb)):
         return True
-    if is_noun(trig):
-        counted = [g for c in trig.children if c.lower_ == "of" for g in c.children]
+    if is_noun(trig):  # '1,140 civilian deaths', 'the killing of 412 civilians'
+        counted = [trig, *(g for c in trig.children if c.lower_ == "of" for g in c.children)]
     else:
         counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
+        if trig.dep_ == "acl":  # '1,630 civilians killed in ... in the first half'
+            counted.append(trig.head)
     if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
         return False
     return any(_period(t) for t in _own_words(verb))

@@ -162,6 +162,8 @@ def _attack_cause(trig: Token) -> Token | None:
     for c in trig.children:
         if c.dep_ == "nsubj" and c.pos_ == "NOUN" and ((low(c),) in grams or (c.lower_,) in grams):
             return c
+        if _struck_when(c):
+            return c
         if c.dep_ != "prep" or c.lower_ not in _CAUSE_PREPS:
             continue
         if c.lower_ == "after" and low(trig) in _DELIBERATE:
@@ -174,6 +176,17 @@ def _attack_cause(trig: Token) -> Token | None:
             ):
                 return g
     return None
+
+
+def _struck_when(clause: Token) -> bool:
+    """'killed when a jet bombed the compound', 'died as shells hit the market': a strike
+    from afar told as the death's moment (not 'when soldiers opened fire' or 'when they
+    raided the village', killings)."""
+    if clause.dep_ != "advcl" or not any(m.lower_ in ("when", "as") for m in clause.children):
+        return False
+    verb = (low(clause),)
+    attack = any(f == "attack" for f, _ in lexicon().triggers.get(verb, []))
+    return attack and verb not in lexicon().terms["direct_fire"]
 
 
 def _particulars(trig: Token) -> bool:

@@ -28,6 +28,7 @@ from corroborator.nlp.incidents.mood import (
     governed_by,
     is_hypothetical,
     negated,
+    unasserted,
 )
 from corroborator.nlp.incidents.roles import (
     first_person,
@@ -167,6 +168,24 @@ _HELD = frozenset(("in", "at", "for", "inside"))
 _CARE = frozenset(("hospital", "clinic", "morgue", "safety", "shelter", "ambulance", "justice"))
 _CARE |= {"court", "trial", "account", "consideration", "care"}
 _RELEASE = frozenset(("leave", "release", "free", "let", "drop"))
+# where captives already held are taken day by day ('took us to the shower')
+_ROUTINE = frozenset(("shower", "bath", "bathhouse", "toilet", "latrine", "canteen", "yard"))
+_ROUTINE |= {"exercise", "work", "meal"}
+# the ways one is 'held' that are no place: 'held in full accordance with the law'
+_MANNER = frozenset(("accordance", "compliance", "line", "conformity", "contempt", "regard"))
+_MANNER |= {"esteem", "check", "place", "abeyance", "reserve"}
+_CADENCE = frozenset(("day", "night", "week", "month", "morning", "evening"))
+
+
+def _by_routine(verb: Token) -> bool:
+    """'Twice a week they took us...', 'every morning they drove us...': custody repeated
+    on people already held, not their capture."""
+    return passing._frequent(verb) or any(
+        t.lemma_ in _CADENCE and any(d.lower_ in ("a", "an", "every", "each") for d in t.children)
+        for c in verb.children
+        if c.dep_ in ("advmod", "npadvmod")
+        for t in c.subtree
+    )
 
 
 def _custody(trig: Token) -> bool:
@@ -175,15 +194,18 @@ def _custody(trig: Token) -> bool:
     kind = _CUSTODY[low(trig)]
     if any(c.dep_ == "conj" and low(c) in _RELEASE for c in trig.children):
         return False  # 'drove me to the edge of the city and left me there': set free
+    if _by_routine(trig):
+        return False
     for c in trig.children:
         if c.dep_ in ("prt", "advmod") and c.lower_ == "away" and kind == "moved":
             return True
         if c.dep_ != "prep":
             continue
+        where = [low(g) for g in c.children if g.dep_ == "pobj"]
         if kind == "held" and c.lower_ in _HELD:
-            return True
+            return not any(w in _MANNER for w in where)
         if (kind == "moved" and c.lower_ in _MOVED) or (kind == "into" and c.lower_ == "into"):
-            return not any(low(g) in _CARE for g in c.children if g.dep_ == "pobj")
+            return not any(w in _CARE or w in _ROUTINE for w in where)
     return False
 
 
@@ -197,6 +219,19 @@ def retold_custody(m: Mention) -> bool:
         and low(m.trigger) in _CUSTODY
         and (head := head_noun(m.patient)) is not None
         and head.pos_ == "PRON"
+    )
+
+
+def _never_happened(trig: Token) -> bool:
+    """'residents said no strike took place', 'no massacre happened': the act as such is
+    denied, and so is the sentence's telling of it."""
+    verb = trig.head
+    said = " ".join([low(verb), *(c.lower_ for c in verb.children if c.dep_ == "dobj")])
+    occurrence = context.words()["occurrence"]
+    return (
+        trig.dep_ == "nsubj"
+        and any(c.dep_ == "det" and c.lower_ == "no" for c in trig.children)
+        and (low(verb) in occurrence or said in occurrence)
     )
 
 
@@ -233,8 +268,11 @@ def typed_mention(
         return Mention(k, "no_quarter_order", trig, {"prisoners_of_war"}, agents, patient)
     if negated(trig, agents) or context.negated_by_noun(trig) or out_of_scope.negated_copula(trig):
         doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
-        return "refuted" if doer and family in ("kill", "attack") else None
+        refutes = doer or _never_happened(trig)
+        return "refuted" if refutes and family in ("kill", "attack") else None
     if context.generic(trig) or out_of_scope.category(trig) or out_of_scope.hearsay(trig):
+        return None
+    if unasserted(trig):
         return None
     if context.background(trig) or _in_passing(trig, units, k) or passing.tally(trig):
         return "recalled"

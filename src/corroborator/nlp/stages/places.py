@@ -667,9 +667,16 @@ def _name_after(doc: Doc, i: int) -> int:
             j, words = j + 1, words + 1
         elif j > i and tok.lower_ in _PARTICLES and j + 1 < len(doc) and _name_token(doc[j + 1]):
             j += 1
+        elif j > i and j + 1 < len(doc) and _joined(doc, j) and _name_token(doc[j + 1]):
+            j += 1  # 'Khin-U'
         else:
             break
     return j
+
+
+def _joined(doc: Doc, j: int) -> bool:
+    """Token j is a hyphen written tight between two words: one name ('Khin-U')."""
+    return doc[j].text == "-" and not doc[j - 1].whitespace_ and not doc[j].whitespace_
 
 
 def _name_before(doc: Doc, j: int) -> int:
@@ -679,11 +686,13 @@ def _name_before(doc: Doc, j: int) -> int:
         i, words = i - 1, words + 1
         if doc[i].is_sent_start:
             break
-        # 'Al-Kadaris village': a particle hyphened to the name is part of it
-        hyphened = i >= 2 and doc[i - 1].text == "-" and doc[i - 2].lower_ in _PARTICLES
-        if hyphened and not doc[i - 2].whitespace_ and not doc[i - 1].whitespace_:
-            i -= 2
-            break
+        # 'Al-Kadaris village', 'Khin-U township': a particle or name hyphened to it
+        if i >= 2 and _joined(doc, i - 1):
+            if doc[i - 2].lower_ in _PARTICLES:
+                i -= 2
+                break
+            if _name_token(doc[i - 2]):
+                i -= 1
     return i
 
 
