@@ -7,8 +7,9 @@ particulars join them, and a headline folds into the body's first act of its fam
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spacy.tokens import Span
 
@@ -31,15 +32,19 @@ class Group:
         return {m.unit for m in self.mentions}
 
 
-def _compatible(g: Group, m: Mention, counts: dict[int, set[int]], lay: Layout) -> bool:
+def _compatible(
+    g: Group, m: Mention, counts: dict[int, set[int]], towns: dict[int, set[str]], lay: Layout
+) -> bool:
     if g.type != m.type:
         return False
     if m.unit in g.units:
         return True
+    # other tolls, or other towns ('a bomb destroyed a house in the village of Tsupivka'
+    # after a strike on Odnorobivka): another act, however near
+    if _differ(counts, g, m) or _differ(towns, g, m):
+        return False
     mine = counts.get(m.unit, set())
     theirs = set().union(*(counts.get(u, set()) for u in g.units))
-    if mine and theirs and not mine & theirs:
-        return False
     if mine & theirs or any(abs(u - m.unit) <= 2 and same_story(lay, u, m.unit) for u in g.units):
         return True
     # a retelling shares the particulars: 'lieutenant', 'order', 'jail', a place name
@@ -51,8 +56,19 @@ def _compatible(g: Group, m: Mention, counts: dict[int, set[int]], lay: Layout) 
     return False
 
 
+def _differ(told: Mapping[int, set[Any]], g: Group, m: Mention) -> bool:
+    """Both tell particulars of this kind, and none alike."""
+    mine = told.get(m.unit, set())
+    theirs = set().union(*(told.get(u, set()) for u in g.units))
+    return bool(mine and theirs and not mine & theirs)
+
+
 def merge(
-    ms: list[Mention], counts: dict[int, set[int]], quote_of: dict[int, int], lay: Layout
+    ms: list[Mention],
+    counts: dict[int, set[int]],
+    towns: dict[int, set[str]],
+    quote_of: dict[int, int],
+    lay: Layout,
 ) -> list[Group]:
     groups: list[Group] = []
     home: dict[int, Group] = {}
@@ -81,7 +97,7 @@ def merge(
                 for g in groups
                 if g.type == m.type and q is not None and any(quote_of.get(u) == q for u in g.units)
             ]
-            cands = same_quote or [g for g in groups if _compatible(g, m, counts, lay)]
+            cands = same_quote or [g for g in groups if _compatible(g, m, counts, towns, lay)]
             if _further(m):  # one more act: it joins only what its own sentence tells
                 cands = [g for g in cands if g.units == {m.unit}]
             target = cands[-1] if cands else None

@@ -92,8 +92,12 @@ def generic_claim(trig: Token, headline: bool) -> bool:
         return True  # the parser tags some gerunds as nouns ('accused of bombing bakeries')
     if is_noun(trig):
         verb = clause_verb(trig)
+        if verb is not None and _everything_is(trig, verb):
+            return True
         if verb is None or not _bare(trig) or trig.tag_ not in ("NNS", "NN"):
             return False
+        if trig.tag_ == "NNS" and _accused_now(trig):
+            return True  # 'has accused Moscow of using drones to hunt civilians'
         if verb.lemma_.lower() in words()["telling"]:
             return False  # 'survivors describe beatings' reports acts
         return trig.tag_ == "NNS" and _present(verb) or (_present(verb) and _frequent(verb))
@@ -109,6 +113,18 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     universal = lexicon().terms["universal"]  # 'they kill anyone who stays'
     return _frequent(trig) or any(
         (o.tag_ == "NNS" and _bare(o)) or (o.lower_,) in universal for o in objs
+    )
+
+
+def _everything_is(trig: Token, verb: Token) -> bool:
+    """'every bus in Kherson is a target': a kind of thing said to be the act's object."""
+    if trig.dep_ != "attr" or verb.lemma_ != "be" or not _present(verb):
+        return False
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    return any(
+        d.dep_ == "det" and d.lower_ in ("every", "any", "all")
+        for s in subjects
+        for d in s.children
     )
 
 
@@ -546,6 +562,28 @@ def _period(tok: Token) -> bool:
         return False
     period = words()["period"]
     return any(g.lower_ in period or g.lemma_.lower() in period or _year(g) for g in objs)
+
+
+_SHARES = frozenset(("majority", "most", "half", "third", "quarter", "two-thirds", "percent"))
+
+
+def share_reporting(trig: Token) -> bool:
+    """'more than 90 per cent of the prisoners returned report torture', 'nine in ten
+    report abuse': a share of a group telling a kind of act is a survey's figure (read
+    from the words: the parser often takes 'report' for a noun here)."""
+    if not is_noun(trig) or not _bare(trig) or trig.i == trig.sent.start:
+        return False
+    before = trig.doc[trig.i - 1]
+    if before.lemma_.lower() not in words()["telling"] and before.lower_ not in words()["telling"]:
+        return False
+    toks = list(trig.sent)[: trig.i - trig.sent.start]
+    return any(
+        t.lower_ in _SHARES
+        or t.text == "%"
+        or (t.lower_ == "cent" and t.i > 0 and t.doc[t.i - 1].lower_ == "per")
+        or (t.lower_ == "in" and t.i > 0 and t.doc[t.i - 1].like_num and t.nbor().like_num)
+        for t in toks
+    )
 
 
 def routine(trig: Token) -> bool:

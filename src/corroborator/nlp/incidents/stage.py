@@ -141,7 +141,16 @@ class IncidentsStage:
             for k, u in enumerate(units):
                 if u.start_char <= c.start < u.end_char:
                     counts.setdefault(k, set()).add(c.low)
-        groups = fold_headline(merge(found, counts, quote_index(units, ctx), lay), units, lay)
+        towns: dict[int, set[str]] = {}
+        for p in ex.places:
+            if p.precision == "settlement" and fields.usable_place(doc, p):
+                k = next(
+                    (k for k, u in enumerate(units) if u.start_char <= p.start < u.end_char), None
+                )
+                if k is not None:
+                    towns.setdefault(k, set()).add(p.name)
+        groups = merge(found, counts, towns, quote_index(units, ctx), lay)
+        groups = fold_headline(groups, units, lay)
         groups = fold_subheadings(groups, units, lay)
         groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)

@@ -136,6 +136,7 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
         or passing.earlier_year(trig)
         or passing.running_total(trig)
         or passing.period_tally(trig)
+        or passing.share_reporting(trig)
         or passing.named_by_date(trig)
         or passing.routine(trig)
         or passing.habitual_history(trig)
