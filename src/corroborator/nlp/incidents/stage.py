@@ -103,6 +103,10 @@ def _qualifies(d: Disclaimer, g: Group, lay: Layout) -> bool:
     return first <= d.unit or para_gap(lay, d.unit, first) <= HEDGE_AHEAD
 
 
+def _unit_of(units: list[Span], char: int) -> int | None:
+    return next((k for k, u in enumerate(units) if u.start_char <= char < u.end_char), None)
+
+
 class IncidentsStage:
     """Typed DocIncidents with their mention sentences and fields, one per reported act."""
 
@@ -138,17 +142,15 @@ class IncidentsStage:
                 continue  # 'after the massacre in Karma, where soldiers killed 147'
             if tolls.partitive(text, c):
                 continue  # 'killing seven, two of them children'
-            for k, u in enumerate(units):
-                if u.start_char <= c.start < u.end_char:
-                    counts.setdefault(k, set()).add(c.low)
+            at = _unit_of(units, c.start)
+            if at is not None:
+                counts.setdefault(at, set()).add(c.low)
         towns: dict[int, set[str]] = {}
         for p in ex.places:
             if p.precision == "settlement" and fields.usable_place(doc, p):
-                k = next(
-                    (k for k, u in enumerate(units) if u.start_char <= p.start < u.end_char), None
-                )
-                if k is not None:
-                    towns.setdefault(k, set()).add(p.name)
+                at = _unit_of(units, p.start)
+                if at is not None:
+                    towns.setdefault(at, set()).add(p.name)
         groups = merge(found, counts, towns, quote_index(units, ctx), lay)
         groups = fold_headline(groups, units, lay)
         groups = fold_subheadings(groups, units, lay)
