@@ -299,3 +299,19 @@ def test_a_name_hyphened_before_a_settlement_word_is_part_of_it(nlp: Language) -
     """'Khin-U township': the township is Khin-U, not U."""
     text = "A jet bombed a monastery in Khin-U township, Sagaing region, on Wednesday."
     assert [p.text for p in _places(nlp, text)][:1] == ["Khin-U"]
+
+
+def test_a_municipality_listed_as_a_region_abroad_is_no_place_of_the_story(
+    nlp: Language,
+) -> None:
+    """GeoNames lists Slovenia's 212 municipalities as regions: 'the Grad' (a rocket
+    launcher) in a Kherson report is no region of Slovenia."""
+    text = (
+        "KHERSON, Ukraine - The soldier told his mother: 'Yesterday we hit Tiahynka with "
+        "the Grad, the whole street burned.'"
+    )
+    assert [(p.text, p.country) for p in _places(nlp, text)] == [
+        ("KHERSON", "UA"),
+        ("Ukraine", "UA"),
+        ("Tiahynka", "UA"),
+    ]

@@ -54,6 +54,7 @@ _DISTRICT_WORDS |= {"municipality", "subdistrict", "township", "prefecture"}
 _WATERS = {"sea", "river", "lake", "gulf", "bay", "strait", "ocean"}
 _PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
 FAMOUS_POPULATION = 250_000  # a city this big may be named without its country
+SMALL_REGION = 50_000  # regions smaller are municipalities some countries list as regions
 DOMINANT_SHARE = 0.9  # of a name's population in one country: the name sets that country
 TIE_KM = 300.0  # a place this close to another of the story belongs to it
 CITY_KM = 25.0  # a district of a city lies this close to its centre
@@ -105,6 +106,8 @@ def _famous(p: Place) -> bool:
     capital = _countries().get(p.country, ("", frozenset()))[0]
     if p.kind == "admin2":
         return False
+    if p.kind == "admin1":  # not a municipality listed as a region ('Grad', Slovenia)
+        return not 0 < p.population < SMALL_REGION
     return p.kind != "city" or p.population >= FAMOUS_POPULATION or p.name == capital
 
 

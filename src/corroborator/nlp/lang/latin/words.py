@@ -18,6 +18,9 @@ from corroborator.nlp.lang.latin.dictionary import known
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _SENTENCE_END = re.compile(r"[.!?:;\n]")
 _ELIDED = re.compile(r"^\w{1,3}['’]")  # "J'ai", "L'armée", "Qu'il"
+# a case ending set off from a name ("Derkuş'ta", "İdlib'in", "Oekraïne's"): the name ends
+# at the apostrophe
+_SUFFIXED = re.compile(r"[^\W\d_]{2,}(?=['’][^\W\d_A-Z]{1,5}$)")
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
 PARTICLES = lexicon.words("latin_name_particles.txt")  # "von der", "de la", "al"
 
@@ -39,7 +42,11 @@ def words(text: str) -> list[Word]:
     prev = 0
     for m in _WORD.finditer(text):
         first = not out or bool(_SENTENCE_END.search(text, prev, m.start()))
-        out.append(Word(m.start(), m.end(), m.group(), first))
+        word = m.group()
+        stem = _SUFFIXED.match(word) if word[:1].isupper() else None
+        if stem is not None:
+            word = stem.group()
+        out.append(Word(m.start(), m.start() + len(word), word, first))
         prev = m.end()
     return out
 
