@@ -59,6 +59,17 @@ def test_french_names_groups_and_places() -> None:
     assert "Au" not in places  # a sentence's first word, not Australia
 
 
+def test_a_turkish_case_ending_is_no_part_of_the_name() -> None:
+    """'İdlib'e bağlı Sarmada'da' (in Sarmada, of Idlib): the name ends at the apostrophe."""
+    text = (
+        "Suriye'nin kuzeyindeki İdlib'e bağlı Sarmada'da bir pazar yerine saldırı düzenlendi. "
+        "Yaralılar Türkiye'deki hastanelere sevk edildi, dedi Mehmet Kaya'nın ailesi."
+    )
+    ex = extract(text, "tr")
+    assert [(p.text, p.country) for p in ex.places] == [("İdlib", "SY")]
+    assert {e.text for e in ex.entities} == {"İdlib", "Mehmet Kaya"}
+
+
 def test_spanish_regions_and_institutions_are_no_people() -> None:
     found = _kinds(SPANISH, "es")
     assert found["Wilmer Quintero"] == "person"
