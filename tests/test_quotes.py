@@ -401,3 +401,38 @@ def test_headline_quote_paraphrasing_the_main_witness(nlp: Language) -> None:
     assert found[0].text == "They burned the granary and the school"
     assert found[0].speaker == found[1].speaker
     assert found[0].speaker is not None and found[0].speaker.endswith("Okafor")
+
+
+def test_a_namesake_is_another_person_and_a_threat_is_no_confession(nlp: Language) -> None:
+    """Husband and wife share a surname, not a referent; a threat one of them retells
+    ('if you run I will shoot your wife') confesses nothing."""
+    text = (
+        "Nadiia Koval, 68, spent three weeks in the cellar of the village council.\n\n"
+        '"We slept sitting on the stairs," she said.\n\n'
+        "Her husband Ivan Koval, 71, said the guards took the men out for water once a day. "
+        '"One of them told me, old man, if you run I will shoot your wife first," he said.'
+    )
+    found = [(q.speaker, q.speaker_role) for q in quotes(nlp, text)]
+    assert found[1][0] == "Ivan Koval"
+    assert "perpetrator" not in {role for _, role in found}
+
+
+def test_a_speaker_telling_what_was_done_to_their_body_is_a_victim(nlp: Language) -> None:
+    text = (
+        "A shell hit the bus stop on Sobornosti Street in the morning, officials said.\n\n"
+        '"My leg was broken and my arm was cut by the glass," said Olena Shevchuk, 59.'
+    )
+    [q] = quotes(nlp, text)
+    assert (q.speaker, q.speaker_role) == ("Olena Shevchuk", "victim")
+
+
+def test_a_transcript_speaker_who_only_asks_is_the_interviewer(nlp: Language) -> None:
+    text = (
+        "Petro Sydor, a driver from Lyman, spoke to Anna Weiss.\n\n"
+        "WEISS: When did the shelling start?\n\n"
+        "SYDOR: At dawn. We went down to the cellar with the neighbours.\n\n"
+        "WEISS: How long did you stay there?\n\n"
+        "SYDOR: Eleven days, until the soldiers left the town.\n"
+    )
+    roles = {(q.speaker, q.speaker_role) for q in quotes(nlp, text)}
+    assert ("Anna Weiss", "journalist") in roles

@@ -24,6 +24,9 @@ from corroborator.nlp.quotes.speakers import Discourse, Referent
 
 CONCEDES = {"acknowledge", "concede", "accept", "confirm"}
 CLAIMS = {"allegation", "accusation", "claim", "charge"}
+# what befalls one's body: no violence word alone ('the power was cut')
+_HURT = frozenset(("cut", "burn", "break", "crush", "hit", "hurt", "tear", "blow"))
+_UNDONE = frozenset(("will", "'ll", "’ll", "would", "'d", "’d", "shall", "could", "might", "can"))
 ROLE_ORDER = ("official", "journalist", "victim", "witness", "other")
 
 
@@ -118,18 +121,29 @@ def self_report(doc: Doc, q: Quote, lex: Lexicon) -> tuple[bool, bool]:
     """(speaker did violence, speaker suffered it) from first-person clauses in a quote."""
     did = harmed = False
     for t in _quote_tokens(doc, q):
+        if t.pos_ == "VERB" and t.lemma_.lower() in _HURT and not _negated(t):
+            subj = _subject(t)  # 'my arm was cut by the glass', 'my leg was broken'
+            if subj is not None and subj.dep_ == "nsubjpass" and _mine(subj):
+                harmed = True
         if not violent(t, lex) or t.pos_ != "VERB" or _negated(t):
             continue
+        if any(c.dep_ == "aux" and c.lower_ in _UNDONE for c in t.children):
+            continue  # 'if you run I will shoot your wife': a threat, not an act
         subj = _subject(t)
         if t.tag_ == "VBG" and t.head.lemma_.lower() in PERCEPTION:
             subj = None  # "we heard shooting": witnessed, not done
         if subj is not None and subj.lower_ in ("i", "we") and subj.dep_ == "nsubj":
             did = True
-        if subj is not None and subj.lower_ == "i" and subj.dep_ == "nsubjpass":
-            harmed = True
+        if subj is not None and subj.dep_ == "nsubjpass" and (subj.lower_ == "i" or _mine(subj)):
+            harmed = True  # 'I was wounded', 'my son was killed'
         if any(c.dep_ == "dobj" and c.lower_ == "me" for c in t.children):
             harmed = True
     return did, harmed
+
+
+def _mine(subj: Token) -> bool:
+    """Something of the speaker's: 'my leg', 'my son'."""
+    return any(c.dep_ == "poss" and c.lower_ == "my" for c in subj.children)
 
 
 def narrates(doc: Doc, q: Quote) -> bool:
@@ -226,8 +240,8 @@ def role_of(ref: Referent, lex: Lexicon) -> str:
     if hints & {"proxy", "leader"} or tags:
         hints.add("official")  # spokesmen and press services speak for an office
     harmed = ref.harmed or (ref.group is not None and ref.group.harmed)
-    if harmed and hints & {"witness", "victim"}:
-        return "victim"
+    if harmed and ref.kind != "org" and not hints & {"official", "journalist"}:
+        return "victim"  # a survivor, named or described, telling what was done to them
     role = next((r for r in ROLE_ORDER if r in hints), "other")
     if role == "other" and ref.narrates and ref.kind != "org":
         return "witness"  # a person telling, in the first person, what they lived through

@@ -72,6 +72,24 @@ def _surname_key(text: str) -> str:
     return words[-1] if words else text.lower()
 
 
+def _full_key(text: str) -> str | None:
+    """A name of two words or more, folded; None for a surname alone."""
+    from unidecode import unidecode
+
+    words = re.findall(r"[^\W\d_]+", unidecode(text).lower())
+    return " ".join(words) if len(words) > 1 else None
+
+
+def _namesakes(known: str, new: str) -> bool:
+    """Two full names that share the surname and not the first name: relatives, not one
+    person ('V. Hrytsenko' may be 'Valentyna Hrytsenko')."""
+    a, b = _full_key(known), _full_key(new)
+    if a is None or b is None:
+        return False
+    first_a, first_b = a.split()[0], b.split()[0]
+    return not (first_a.startswith(first_b) or first_b.startswith(first_a))
+
+
 def _strip_possessive(span: Span) -> tuple[int, int]:
     start, end = span.start_char, span.end_char
     text = span.text
@@ -97,6 +115,7 @@ class Discourse:
         self.by_token: dict[int, Mention] = {}
         self.mentions: list[Mention] = []
         self.names: dict[str, Referent] = {}
+        self.people: dict[str, Referent] = {}  # full name -> its person (namesakes apart)
         self.referents: list[Referent] = []
         self.full_names = self._full_names()
         self._build()
@@ -311,13 +330,20 @@ class Discourse:
                 text = text_of(self.doc)[start:end]
         canonical = self.known.get(ent.start, text)
         key = _surname_key(canonical)
-        ref = self.names.get(key)
+        whole = _full_key(canonical)
+        ref = self.people.get(whole) if whole else None
+        if ref is None:
+            ref = self.names.get(key)
+            if ref is not None and whole and _namesakes(ref.canonical, canonical):
+                ref = None  # 'Petro Hrytsenko' after 'Valentyna Hrytsenko': her husband
         if ref is None:
             ref = Referent(canonical, (start, end), "name")
-            self.names[key] = ref
             self.referents.append(ref)
         elif len(text.split()) > len(ref.canonical.split()) and canonical == text:
             ref.canonical, ref.span = text, (start, end)
+        self.names[key] = ref  # a bare surname is the namesake named last
+        if whole:
+            self.people[whole] = ref
         return ref
 
     def _add_name(self, ent: Span) -> None:
@@ -502,7 +528,8 @@ class Discourse:
             return None
         if tok.pos_ not in ("NOUN", "PROPN"):
             return None
-        named = self.names.get(_surname_key(tok.text)) if tok.pos_ == "PROPN" else None
+        surname = tok.pos_ == "PROPN" or tok.i in self.known  # 'Zelenskyy' tagged a noun
+        named = self.names.get(_surname_key(tok.text)) if surname else None
         if named is not None and named.kind == "name":
             self._mention(tok, named)  # "Petryk said", tagged a company: Yaroslav Petryk
             return named

@@ -21,7 +21,7 @@ from corroborator.nlp.quotes.roles import (
     role_of,
     self_report,
 )
-from corroborator.nlp.quotes.speakers import Discourse
+from corroborator.nlp.quotes.speakers import Discourse, Referent
 from corroborator.nlp.quotes.turns import Turn, find_turns
 
 MIN_WORDS = 4
@@ -63,8 +63,11 @@ def _merge(marks: list[MarkedQuote], turns: list[Turn]) -> list[MarkedQuote]:
 def _label_speakers(
     kept: list[MarkedQuote], attributions: list[Attribution], turns: list[Turn], disc: Discourse
 ) -> None:
-    """A transcript label names its turn's speaker; an answer is the interviewee's."""
+    """A transcript label names its turn's speaker; an answer is the interviewee's; one who
+    only asks, in two turns or more, is the interviewer."""
     by_quote = {t.quote: t for t in turns}
+    text = text_of(disc.doc)
+    asked: dict[int, tuple[Referent, list[bool]]] = {}
     for k, q in enumerate(kept):
         turn = by_quote.get(q)
         if turn is None:
@@ -72,10 +75,16 @@ def _label_speakers(
         if turn.label is not None:
             speaker = disc.label_referent(turn.label)
             attributions[k] = Attribution(speaker, None, "label", turn.label)
+            if speaker is not None:
+                words = text[q.start : q.end].rstrip(" \"'’”")
+                asked.setdefault(id(speaker), (speaker, []))[1].append(words.endswith("?"))
         elif turn.answer:
             first = min(t.quote.para_start for t in turns if t.answer)
             # an answer is the interviewee's; unnamed ("witness K-14"), it is left out
             attributions[k] = Attribution(disc.interviewee(first), None, "answer")
+    for speaker, questions in asked.values():
+        if len(questions) >= 2 and all(questions):
+            speaker.roles.add("journalist")
 
 
 def extract_quotes(ctx: DocContext) -> list[Quote]:
