@@ -436,3 +436,15 @@ def test_a_transcript_speaker_who_only_asks_is_the_interviewer(nlp: Language) ->
     )
     roles = {(q.speaker, q.speaker_role) for q in quotes(nlp, text)}
     assert ("Anna Weiss", "journalist") in roles
+
+
+def test_past_progressive_narration_is_a_witness_and_the_lads_are_the_speakers_side(
+    nlp: Language,
+) -> None:
+    text = (
+        '"I was standing at the window when the wall in front of me disappeared," said '
+        "Oksana Lytvyn, 45.\n\n"
+        "In the intercepted call, a soldier tells his brother about the village. "
+        '"The lads shot two men who would not open the gate," the soldier says.'
+    )
+    assert [q.speaker_role for q in quotes(nlp, text)] == ["witness", "perpetrator"]

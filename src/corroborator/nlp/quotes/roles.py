@@ -132,13 +132,28 @@ def self_report(doc: Doc, q: Quote, lex: Lexicon) -> tuple[bool, bool]:
         subj = _subject(t)
         if t.tag_ == "VBG" and t.head.lemma_.lower() in PERCEPTION:
             subj = None  # "we heard shooting": witnessed, not done
-        if subj is not None and subj.lower_ in ("i", "we") and subj.dep_ == "nsubj":
+        if (
+            subj is not None
+            and subj.dep_ == "nsubj"
+            and (subj.lower_ in ("i", "we") or _our_side(subj, lex))
+        ):
             did = True
         if subj is not None and subj.dep_ == "nsubjpass" and (subj.lower_ == "i" or _mine(subj)):
             harmed = True  # 'I was wounded', 'my son was killed'
         if any(c.dep_ == "dobj" and c.lower_ == "me" for c in t.children):
             harmed = True
     return did, harmed
+
+
+def _our_side(subj: Token, lex: Lexicon) -> bool:
+    """'our unit', 'the lads', 'our guys': the speaker's own side as the doer."""
+    if subj.lemma_.lower() not in lex.units:
+        return False
+    own = any(c.dep_ == "poss" and c.lower_ == "our" for c in subj.children)
+    comrades = subj.lemma_.lower() in ("lad", "guy") and any(
+        c.lower_ == "the" for c in subj.children
+    )
+    return own or comrades
 
 
 def _mine(subj: Token) -> bool:
@@ -150,8 +165,16 @@ def narrates(doc: Doc, q: Quote) -> bool:
     """ "We heard the jet", "I lost my husband": the speaker tells, in the first person and
     the past tense, what they lived through."""
     return any(
-        t.lower_ in ("i", "we") and t.dep_ in SUBJECTS and t.head.tag_ == "VBD"
+        t.lower_ in ("i", "we") and t.dep_ in SUBJECTS and _past(t.head)
         for t in _quote_tokens(doc, q)
+    )
+
+
+def _past(verb: Token) -> bool:
+    """'we heard', 'I was standing', 'we had moved', 'we did not see'."""
+    return verb.tag_ == "VBD" or any(
+        c.dep_ in ("aux", "auxpass") and c.lower_ in ("was", "were", "had", "did")
+        for c in verb.children
     )
 
 
