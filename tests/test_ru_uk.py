@@ -96,3 +96,17 @@ def test_mixed_document_routes_each_part() -> None:
     # the English part keeps spaCy's records; the Ukrainian part its own
     assert any(e.text == "Олена Петренко" for e in ex.entities)
     assert asdict(ex)["languages"][1]["start"] == len(en) + 2
+
+
+def test_a_named_speaker_telling_the_past_is_a_witness() -> None:
+    """No role word beside the speaker: a quote told in the past tense is a witness's;
+    one in the present (a rescuer's update) stays unclassed."""
+    text = (
+        "«Ми ховалися в підвалі, коли снаряд влучив у сусідній будинок», — сказав Петро "
+        "Коваль.\n«Рятувальники продовжують розбирати завали», — сказав Андрій Мороз."
+    )
+    ex = extract(text, "2023-05-02")
+    assert [(q.speaker, q.speaker_role) for q in ex.quotes] == [
+        ("Петро Коваль", "witness"),
+        ("Андрій Мороз", "other"),
+    ]

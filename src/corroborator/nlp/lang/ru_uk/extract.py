@@ -40,7 +40,7 @@ def extract(
     )
     ex.dates = dates.find(text, toks, published)
     ex.counts = numbers.find(text, toks, ex.dates)
-    ex.quotes = quotes.find(text, toks, ex.entities)
+    ex.quotes = quotes.find(text, toks, ex.entities, language)
     ex.hedges = quotes.hedges(text)
     ex.evidence = incidents.evidence(text, toks, ex)
     ex.incidents = incidents.find(text, toks, sentences(text), ex)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from corroborator.models import EntityMention, Hedge, Quote
-from corroborator.nlp.lang.ru_uk.text import Token, lex
+from corroborator.nlp.lang.ru_uk.text import Token, analyzer, lex
 
 _MARKED = re.compile(r"«([^«»]{3,}?)»|„([^„“”]{3,}?)[“”]|“([^“”]{3,}?)”|\"([^\"]{3,}?)\"")
 _DASHED = re.compile(
@@ -51,7 +51,17 @@ def _sentence_edge(text: str, pos: int, forward: bool) -> int:
     return max(max(found) + 1, pos - _WINDOW, 0)
 
 
-def find(text: str, toks: list[Token], entities: list[EntityMention]) -> list[Quote]:
+def _narrated(quote: str, lang: str) -> bool:
+    """A verb in the past: the speaker tells what happened ('Люди купували овочі, коли
+    пролунав вибух'), as a witness of it, where no word names a role."""
+    morph = analyzer(lang)
+    return any(
+        {"VERB", "past"} <= set(morph.parse(w.lower())[0].tag.grammemes)
+        for w in re.findall(r"[^\W\d_]+", quote)
+    )
+
+
+def find(text: str, toks: list[Token], entities: list[EntityMention], lang: str) -> list[Quote]:
     people = [e for e in entities if e.kind == "person"]
     denials = set(lex()["denials"])
     out: list[Quote] = []
@@ -63,6 +73,8 @@ def find(text: str, toks: list[Token], entities: list[EntityMention]) -> list[Qu
             continue
         q_start, q_end = m.start("q"), m.end("q")
         who, s, e, role = _speaker(text, toks, people, tail_start, m.end("tail"))
+        if role == "other" and s is not None and _narrated(text[m.start("q") : m.end("q")], lang):
+            role = "witness"
         stance = "denies" if cue.lemma in denials else "asserts"
         out.append(Quote(q_start, q_end, text[q_start:q_end], who, s, e, role, stance, cue.lemma))
         taken.append((m.start(), m.end()))
@@ -77,6 +89,8 @@ def find(text: str, toks: list[Token], entities: list[EntityMention]) -> list[Qu
             cue = _cue(toks, lo, hi)
             if cue is not None:
                 who, s, e, role = _speaker(text, toks, people, lo, hi)
+                if role == "other" and s is not None and _narrated(m.group(group), lang):
+                    role = "witness"
                 stance = "denies" if cue.lemma in denials else "asserts"
                 quote = Quote(
                     q_start, q_end, text[q_start:q_end], who, s, e, role, stance, cue.lemma
