@@ -151,6 +151,7 @@ NOT_INCIDENTS = {
         "The agency says more than 140 of its clinics have been shelled since May 2023.",
     ],
     "period_tally": [
+        "2,050: civilians killed in the two countries in the first half of the year, per ACLED.",
         # the count on the act noun itself, or on the people a participle tells of
         "Between April and September, the network recorded 2,310 civilian deaths in Darfur.",
         "2,400 civilians killed in the Sahel in the first half of the year, the monitor says.",
@@ -187,6 +188,10 @@ NOT_INCIDENTS = {
         "Kyiv has long accused Moscow of using glide bombs to terrorise civilians in Kharkiv.",
     ],
     "everything_a_target": ['"Every car on this road is a target," a Russian channel posted.'],
+    "private_motive": [
+        "A court in Shostka jailed a man who stabbed his brother to death during a quarrel.",
+        "Police in Kherson said a pensioner was killed in a robbery on Tuesday.",
+    ],
     "polarity_item": [  # 'anyone' lives under a negation, question or condition
         "I never saw anyone die in that camp, the former prisoner said.",
         '"They shoot anyone who goes out after dark," the mayor wrote on Facebook.',
@@ -199,6 +204,7 @@ NOT_INCIDENTS = {
         "the station.",
     ],
     "harmless_landing": [
+        "Odesa itself was hit by three drones overnight; nobody was injured, the governor said.",
         "A second shell fell minutes later in a garden behind the school.",
         "A second rocket came down in a field outside the village; no one was hurt, officials "
         "said.",

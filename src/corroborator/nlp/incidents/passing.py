@@ -504,7 +504,13 @@ def period_tally(trig: Token) -> bool:
         counted = [c for c in trig.children if c.dep_ in ("dobj", "nsubjpass")]
         if trig.dep_ == "acl":  # '1,630 civilians killed in ... in the first half'
             counted.append(trig.head)
-    if not any(_number(c) >= 100 or any(_large(d) for d in c.children) for c in counted):
+    # '1,912: people killed in ... in the first half of the year': the count they stand by
+    if not any(
+        _number(c) >= 100
+        or any(_large(d) for d in c.children)
+        or (c.dep_ == "appos" and _number(c.head) >= 100)
+        for c in counted
+    ):
         return False
     return any(_period(t) for t in _own_words(verb))
 

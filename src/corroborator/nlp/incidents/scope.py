@@ -260,10 +260,14 @@ def harmless_landing(trig: Token) -> bool:
     sentence says hurt no one, hit no populated place."""
     subj = trig.head if trig.dep_ == "compound" else trig  # 'a mortar round fell'
     verb = trig if trig.pos_ == "VERB" else subj.head
+    by = subj.dep_ == "pobj" and verb.dep_ == "agent"  # 'was struck by two bombs'
+    if by:
+        verb = verb.head
     said = " ".join([_low(verb), *(c.lower_ for c in verb.children if c.dep_ == "prt")])
-    if said not in words()["landing"] or (trig.i != verb.i and subj.dep_ != "nsubj"):
+    if said not in words()["landing"] or (trig.i != verb.i and subj.dep_ != "nsubj" and not by):
         return False
-    harm = [t for t in verb.subtree if is_act(t) and t.i not in (trig.i, subj.i, verb.i)]
+    means = [t.i for c in verb.children if c.dep_ == "agent" for t in c.subtree]
+    harm = [t for t in verb.subtree if is_act(t) and t.i not in (trig.i, subj.i, verb.i, *means)]
     unhurt = [t for t in trig.sent if _hurt_no_one(t)]
     if any(t not in unhurt for t in harm):
         return False  # 'landed in a field, killing two farmers'
@@ -277,6 +281,18 @@ def _hurt_no_one(tok: Token) -> bool:
         return False
     subj = [t for c in tok.children if c.dep_ in ("nsubj", "nsubjpass") for t in c.subtree]
     return denial(subj)
+
+
+def ordinary_crime(trig: Token) -> bool:
+    """'stabbed his neighbour to death during a quarrel', 'killed in a robbery': a crime
+    of private motive, told by the quarrel or the theft it came of."""
+    verb = trig if trig.pos_ == "VERB" else trig.head
+    return any(
+        c.dep_ == "prep" and _low(g) in words()["private_motive"]
+        for c in verb.children
+        for g in c.children
+        if g.dep_ == "pobj"
+    )
 
 
 def imagined(trig: Token) -> bool:
