@@ -258,6 +258,14 @@ BLIND_SETS = [
     ("blind32", 50, 0.8, 0.68, True),
     ("blind33", 50, 0.83, 0.7, True),
     ("blind34", 50, 0.97, 0.94, True),
+    # written blind in session 32 (14 of 50 not in English each), scored once with the
+    # starting linker: blind35 and blind36 mid-session, .846 (.92/.79) and .930 (.91/.95),
+    # dev since; blind37 and blind38 at the end, .800 (1.0/.67) and .816 (.91/.74), the same
+    # with the session's extraction (its linker unchanged)
+    ("blind35", 50, 0.84, 0.78, True),
+    ("blind36", 50, 0.92, 0.94, True),
+    ("blind37", 50, 0.79, 0.66, True),
+    ("blind38", 50, 0.81, 0.73, True),
 ]
 
 
