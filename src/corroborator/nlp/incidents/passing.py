@@ -48,6 +48,20 @@ def _frequent(verb: Token) -> bool:
     return False
 
 
+_CADENCE = frozenset(("day", "night", "week", "month", "morning", "evening"))
+
+
+def by_routine(verb: Token) -> bool:
+    """'Twice a week they took us...', 'every morning they drove us...', 'daily': an act
+    repeated at a cadence."""
+    return _frequent(verb) or any(
+        t.lemma_ in _CADENCE and any(d.lower_ in ("a", "an", "every", "each") for d in t.children)
+        for c in verb.children
+        if c.dep_ in ("advmod", "npadvmod")
+        for t in c.subtree
+    )
+
+
 def _path(tok: Token, top: Token) -> list[Token]:
     """Tokens from tok up to (not including) top."""
     out = []

@@ -175,18 +175,6 @@ _ROUTINE |= {"exercise", "work", "meal"}
 # the ways one is 'held' that are no place: 'held in full accordance with the law'
 _MANNER = frozenset(("accordance", "compliance", "line", "conformity", "contempt", "regard"))
 _MANNER |= {"esteem", "check", "place", "abeyance", "reserve"}
-_CADENCE = frozenset(("day", "night", "week", "month", "morning", "evening"))
-
-
-def _by_routine(verb: Token) -> bool:
-    """'Twice a week they took us...', 'every morning they drove us...': custody repeated
-    on people already held, not their capture."""
-    return passing._frequent(verb) or any(
-        t.lemma_ in _CADENCE and any(d.lower_ in ("a", "an", "every", "each") for d in t.children)
-        for c in verb.children
-        if c.dep_ in ("advmod", "npadvmod")
-        for t in c.subtree
-    )
 
 
 def _custody(trig: Token) -> bool:
@@ -195,8 +183,8 @@ def _custody(trig: Token) -> bool:
     kind = _CUSTODY[low(trig)]
     if any(c.dep_ == "conj" and low(c) in _RELEASE for c in trig.children):
         return False  # 'drove me to the edge of the city and left me there': set free
-    if _by_routine(trig):
-        return False
+    if passing.by_routine(trig):
+        return False  # 'twice a week they took us to the shower': on people already held
     for c in trig.children:
         if c.dep_ in ("prt", "advmod") and c.lower_ == "away" and kind == "moved":
             return True
