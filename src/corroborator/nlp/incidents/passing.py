@@ -96,8 +96,9 @@ def shielded(trig: Token) -> bool:
 
 def generic_claim(trig: Token, headline: bool) -> bool:
     """A kind of act told in the present: 'Russia kills civilians every day', 'it shells
-    cities', 'they kill anyone who stays', 'soldiers who torture detainees', 'has been accused of ethnic killings'. A
-    headline's present ('Missile hits block, killing nine') tells one past event."""
+    cities', 'they kill anyone who stays', 'soldiers who torture detainees', 'has been
+    accused of ethnic killings'. A headline's present ('Missile hits block, killing nine')
+    tells one past event."""
     if headline:
         return False
     if _reputed(trig):
