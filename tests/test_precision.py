@@ -516,6 +516,7 @@ GUNFIRE_OR_SHELLING = [
     ),
     # a weapon that strikes from afar keeps the attack type, gunfire beside it or not
     ("Two girls were killed when a jet bombed the clinic in Kyaukme.", None),
+    ("Three women died as shells hit the market in Orikhiv on Monday.", None),
     ("Artillery shelled the market in Orikhiv on Monday, killing four civilians.", None),
     ("Troops attacked the village with drones and opened fire, killing two people.", None),
     # an attack with no killing told stays an attack on the place

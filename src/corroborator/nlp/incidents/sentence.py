@@ -179,9 +179,9 @@ def _attack_cause(trig: Token) -> Token | None:
 
 
 def _struck_when(clause: Token) -> bool:
-    """'killed when a jet bombed the compound', 'died as shells hit the market': a strike
-    from afar told as the death's moment (not 'when soldiers opened fire' or 'when they
-    raided the village', killings)."""
+    """'killed when a jet bombed the compound', 'died as artillery shelled the market': a
+    strike from afar told as the death's moment (not 'when soldiers opened fire' or 'when
+    they raided the village', killings)."""
     if clause.dep_ != "advcl" or not any(m.lower_ in ("when", "as") for m in clause.children):
         return False
     verb = (low(clause),)
