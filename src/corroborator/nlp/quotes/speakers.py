@@ -65,18 +65,20 @@ class Mention:
     referent: Referent
 
 
-def _surname_key(text: str) -> str:
+def _name_words(text: str) -> list[str]:
     from unidecode import unidecode
 
-    words = re.findall(r"[^\W\d_]+", unidecode(text).lower())
+    return re.findall(r"[^\W\d_]+", unidecode(text).lower())
+
+
+def _surname_key(text: str) -> str:
+    words = _name_words(text)
     return words[-1] if words else text.lower()
 
 
 def _full_key(text: str) -> str | None:
     """A name of two words or more, folded; None for a surname alone."""
-    from unidecode import unidecode
-
-    words = re.findall(r"[^\W\d_]+", unidecode(text).lower())
+    words = _name_words(text)
     return " ".join(words) if len(words) > 1 else None
 
 
