@@ -315,3 +315,14 @@ def test_a_municipality_listed_as_a_region_abroad_is_no_place_of_the_story(
         ("Ukraine", "UA"),
         ("Tiahynka", "UA"),
     ]
+
+
+def test_a_village_in_apposition_is_a_village_whatever_the_tagger_says(nlp: Language) -> None:
+    """'attacked Nguli, a village in ...': the tagger reads Nguli as a person; the
+    apposition names it a village ('Ivan Petrenko, a village elder' stays a man)."""
+    text = (
+        "Fighters attacked Kambau, a village in the Baswagha chiefdom of Lubero territory. "
+        "Ivan Petrenko, a village elder, said soldiers shot two men in Bucha."
+    )
+    names = [p.text for p in _places(nlp, text)]
+    assert "Kambau" in names and "Ivan Petrenko" not in names

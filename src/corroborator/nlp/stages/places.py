@@ -729,7 +729,10 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
             if compound or not described:
                 continue
             start = _name_before(doc, k - 1)
-            if start < k - 1 and doc[start].ent_type_ != "PERSON":
+            # a name the tagger took for a person is still the village the apposition
+            # calls it ("attacked Nguli, a village in ...")
+            person = doc[start].ent_type_ == "PERSON" and tok.dep_ != "appos"
+            if start < k - 1 and not person:
                 out.append((start, k - 1, i + 1))
     return out
 
