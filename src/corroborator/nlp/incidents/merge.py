@@ -45,31 +45,29 @@ def _particulars(
     told_in: set[int],
     units: Sequence[Span],
     counts: dict[int, set[int]],
-    places: Sequence[PlaceRef],
+    towns: dict[int, set[str]],
     dates: Sequence[DateRef],
 ) -> _Particulars:
-    """The killed figures, settlements and event dates told in these sentences."""
+    """The killed figures, settlements (`towns`: those an act can happen in, by sentence)
+    and event dates told in these sentences."""
     spans = [(units[u].start_char, units[u].end_char) for u in told_in]
     inside = lambda s, e: any(a <= s and e <= b for a, b in spans)  # noqa: E731
     doc = units[0].doc
-    towns = {
-        p.name
-        for p in places
-        if p.precision == "settlement" and inside(p.start, p.end) and fields.usable_place(doc, p)
-    }
+    told_towns = frozenset(t for u in told_in for t in towns.get(u, ()))
     days = tuple(
         (d.date_start, d.date_end or d.date_start)
         for d in dates
         if d.date_start and inside(d.start, d.end) and fields.event_date(doc, d)
     )
     told = frozenset(c for u in told_in for c in counts.get(u, set()))
-    return _Particulars(told, frozenset(towns), days)
+    return _Particulars(told, told_towns, days)
 
 
 def fold(
     groups: list[Any],
     units: Sequence[Span],
     counts: dict[int, set[int]],
+    towns: dict[int, set[str]],
     places: Sequence[PlaceRef],
     dates: Sequence[DateRef],
     para: Sequence[int],
@@ -85,7 +83,7 @@ def fold(
     for g in sorted(groups, key=lambda g: min(g.units)):
         host = (
             next((a for a in attacks if a.units & g.units), None)
-            or _toll_of(g, attacks, units, counts, places, dates, para)
+            or _toll_of(g, attacks, units, counts, towns, places, dates, para)
             if g.type == "killing_civilians"
             else None
         )
@@ -95,7 +93,7 @@ def fold(
             out.append(g)
     kept: list[Any] = []
     for g in sorted(out, key=lambda g: min(g.units)):
-        mine = _particulars(g.units, units, counts, places, dates)
+        mine = _particulars(g.units, units, counts, towns, dates)
         bare = not (
             mine.counts or mine.places or mine.dates or told_as_another(g.mentions)
         ) and all(
@@ -118,7 +116,7 @@ def fold(
         kept[host_i].mentions.extend(g.mentions)
     for g in kept:
         if g.type == "killing_civilians" and _held_before(
-            g, kept, units, counts, places, dates, para
+            g, kept, units, counts, towns, dates, para
         ):
             g.type = "killing_captives"
     return kept
@@ -129,7 +127,7 @@ def _held_before(
     groups: Sequence[Any],
     units: Sequence[Span],
     counts: dict[int, set[int]],
-    places: Sequence[PlaceRef],
+    towns: dict[int, set[str]],
     dates: Sequence[DateRef],
     para: Sequence[int],
 ) -> bool:
@@ -140,8 +138,8 @@ def _held_before(
     held = _told_above(g, [d for d in groups if d.type == "abduction_detention"], para)
     if held is None:
         return False
-    mine = _particulars(g.units, units, counts, places, dates)
-    theirs = _particulars(held.units, units, counts, places, dates)
+    mine = _particulars(g.units, units, counts, towns, dates)
+    theirs = _particulars(held.units, units, counts, towns, dates)
     if mine.counts and theirs.counts and max(mine.counts) > max(theirs.counts):
         return False
     return _one_scene(mine, theirs, FOUND_DAYS)
@@ -152,6 +150,7 @@ def _toll_of(
     attacks: Sequence[Any],
     units: Sequence[Span],
     counts: dict[int, set[int]],
+    towns: dict[int, set[str]],
     places: Sequence[PlaceRef],
     dates: Sequence[DateRef],
     para: Sequence[int],
@@ -166,8 +165,8 @@ def _toll_of(
     # the sentences above it in its paragraph set its scene ('On Saturday, in Arnoun, a
     # drone fired at our ambulance. Two of my colleagues were killed.')
     scene = {u for u in range(first) if para[u] == para[first]}
-    mine = _particulars(g.units | scene, units, counts, places, dates)
-    theirs = _particulars(host.units, units, counts, places, dates)
+    mine = _particulars(g.units | scene, units, counts, towns, dates)
+    theirs = _particulars(host.units, units, counts, towns, dates)
     if not _one_scene(mine, theirs, TOLL_DAYS):
         return None
     told = " ".join(units[u].text for u in host.units)

@@ -154,7 +154,7 @@ class IncidentsStage:
         groups = merge(found, counts, towns, quote_index(units, ctx), lay)
         groups = fold_headline(groups, units, lay)
         groups = fold_subheadings(groups, units, lay)
-        groups = doc_merge.fold(groups, units, counts, ex.places, ex.dates, lay.para)
+        groups = doc_merge.fold(groups, units, counts, towns, ex.places, ex.dates, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)
         acts = fields.act_sentences(units, recalled) if groups else ([], [])
