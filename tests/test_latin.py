@@ -60,14 +60,15 @@ def test_french_names_groups_and_places() -> None:
 
 
 def test_a_turkish_case_ending_is_no_part_of_the_name() -> None:
-    """'İdlib'e bağlı Sarmada'da' (in Sarmada, of Idlib): the name ends at the apostrophe."""
+    """'İdlib'e bağlı Sarmada'da' (in Sarmada, of Idlib): the name ends at the apostrophe;
+    'Türkiye' is Turkish for Turkey."""
     text = (
         "Suriye'nin kuzeyindeki İdlib'e bağlı Sarmada'da bir pazar yerine saldırı düzenlendi. "
         "Yaralılar Türkiye'deki hastanelere sevk edildi, dedi Mehmet Kaya'nın ailesi."
     )
     ex = extract(text, "tr")
-    assert [(p.text, p.country) for p in ex.places] == [("İdlib", "SY")]
-    assert {e.text for e in ex.entities} == {"İdlib", "Mehmet Kaya"}
+    assert [(p.text, p.country) for p in ex.places] == [("İdlib", "SY"), ("Türkiye", "TR")]
+    assert {e.text for e in ex.entities} == {"İdlib", "Türkiye", "Mehmet Kaya"}
 
 
 def test_spanish_regions_and_institutions_are_no_people() -> None:
@@ -159,3 +160,46 @@ def test_a_line_of_hundreds_of_capitalised_words_is_no_name() -> None:
     spans = _spans(words(line))
     assert max(b - a + 1 for a, b in spans) == MAX_TOKENS
     assert len(spans) < MAX_TOKENS * 400
+
+
+def test_a_country_in_the_report_s_own_language_vouches_for_its_towns() -> None:
+    """'Ucrania' and 'Rusia' are in GeoNames under no Spanish name; 'Járkov' is in the
+    Spanish dictionary (as a name only) and 'Balaklía' is a near spelling of 'Balakliia'."""
+    text = (
+        "El misil cayó el domingo junto a la parada de autobús de Balaklía, una ciudad de la "
+        "región de Járkov, en el este de Ucrania. El gobierno de Rusia no comentó el ataque."
+    )
+    places = {(p.text, p.name, p.country) for p in extract(text, "es").places}
+    assert places == {
+        ("Balaklía", "Balakliya", "UA"),
+        ("Járkov", "Kharkiv", "UA"),
+        ("Ucrania", "Ukraine", "UA"),
+        ("Rusia", "Russia", "RU"),
+    }
+
+
+def test_a_declined_name_is_found_without_its_case_ending() -> None:
+    """Polish declines names: 'w Charkowie' (in Kharkiv), 'Nowej Kachowki' (of Nova
+    Kakhovka), 'pod Kupiańskiem' (near Kupiansk). An ordinary word keeps its ending."""
+    text = (
+        "Ołena Tkaczuk mieszkała w Nowej Kachowce do jesieni. Potem trafiła do aresztu pod "
+        "Kupiańskiem, skąd przewieziono ją do szpitala w Charkowie. Wróciła na Ukrainę w maju."
+    )
+    places = {(p.text, p.name) for p in extract(text, "pl").places}
+    assert places == {
+        ("Nowej Kachowce", "Nova Kakhovka"),
+        ("Kupiańskiem", "Kupyansk"),
+        ("Charkowie", "Kharkiv"),
+        ("Ukrainę", "Ukraine"),
+    }
+
+
+def test_a_town_named_like_a_country_is_the_town_where_its_region_is_named() -> None:
+    """'Argelia' is Spanish for Algeria, and a municipality of Cauca, Colombia."""
+    text = (
+        "Los combates en Argelia, en el sur del Cauca, obligaron a cien familias a huir hacia "
+        "Popayán, según la Defensoría del Pueblo de Colombia."
+    )
+    places = {p.text: (p.name, p.country) for p in extract(text, "es").places}
+    assert places["Argelia"] == ("Argelia", "CO")
+    assert places["Popayán"][1] == "CO"

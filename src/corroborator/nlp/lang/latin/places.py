@@ -2,21 +2,36 @@
 'Soudan'), among its runs of name words.
 
 Without a model, the country decides: a place counts where the report names its country,
-as a country, by two places of it in words no dictionary holds ('Cherson', 'Saporischschja'),
-or by a town and its region. A dictionary word ('Mann', 'Stelle', 'Dorf') is a place only
-there; so is a small one (under 15,000 people, or a district). Where the report names no
-country at all, a word no dictionary holds may stand for a major place ('Anapa').
+as a country (in its own language's word: `countries`), by two places of it in words no
+dictionary holds ('Cherson', 'Saporischschja'), or by a town and its region. A
+dictionary word ('Mann', 'Stelle', 'Dorf') is a place only there; so is a small one
+(under 15,000 people, or a district). Where the report names no country at all, a word
+no dictionary holds may stand for a major place ('Anapa').
+
+A name declined for its case ('Charkowie', 'Ukrajině') is looked up without the ending
+too, and a long name no spelling of the gazetteer holds ('Balaklía') is matched to a
+near one in a country the report names, as the English reader does for 'Donestk'.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter, defaultdict
+from functools import cache
+
 from corroborator.models import PlaceRef
 from corroborator.nlp import gazetteer, lexicon
 from corroborator.nlp.gazetteer import Place
-from corroborator.nlp.lang.latin.words import PARTICLES, Word, ordinary
+from corroborator.nlp.lang.latin import countries
+from corroborator.nlp.lang.latin.dictionary import known
+from corroborator.nlp.lang.latin.words import NOUNS_CAPITALISED, PARTICLES, Word, ordinary
 from corroborator.nlp.lang.places import PRECISION, place_ref
 
 _ORDER = ("country", "admin1", "city", "admin2")
+NEAR_SPELLING = 92.0  # rapidfuzz ratio: 'Balaklía'/'Balakliia' 94, 'Aleksandr'/'Aleksandrov' 90
+MAX_FORMS = 16  # spellings of one sub-run looked up at most
+MIN_STEM = 4  # letters of a name without its ending: 'Kij' of 'Kijowie' is a name of Niigata
+NEAR_LENGTH = 7  # shorter words are too often a first name a village's name starts like
 
 
 def _spans(run: list[Word]) -> list[tuple[int, int]]:
@@ -27,10 +42,67 @@ def _spans(run: list[Word]) -> list[tuple[int, int]]:
     return [(i, i + size - 1) for size in sizes for i in range(n - size + 1)]
 
 
+@cache
+def _endings(language: str) -> tuple[tuple[str, str], ...]:
+    rows = lexicon.rows("latin_case_endings.tsv")
+    found = [(row[1], row[2] if len(row) > 2 else "") for row in rows if row[0] == language]
+    return tuple(sorted(found, key=lambda e: len(e[0])))
+
+
+def _forms(surface: str, language: str) -> list[str]:
+    """The name as written, then with case endings replaced, the shortest ending first
+    ('Charkowie' is 'Charkow', not 'Chark'; 'Nowej Kachowki' is 'Nowa Kachowka')."""
+    options = [[word] + _stems(word, language) for word in surface.split(" ")]
+    return [" ".join(form) for form in itertools.islice(itertools.product(*options), MAX_FORMS)]
+
+
+def _stems(word: str, language: str) -> list[str]:
+    return [
+        word[: -len(ending)] + instead
+        for ending, instead in _endings(language)
+        if word.endswith(ending) and len(word) - len(ending) + len(instead) >= MIN_STEM
+    ]
+
+
+def _lookup(surface: str, language: str, declined: bool) -> tuple[str | None, list[Place]]:
+    """The country a name is the language's word for (if any), and its candidates: that
+    country first, then the places it spells. Case endings come off only a name with a
+    word the dictionary does not hold as written, or holds only as a name: 'Ukrajinské'
+    is an adjective, 'Charkowie' and 'Kupiańskiem' are towns."""
+    gaz = gazetteer.load()
+    own_words = countries.names(language)
+    for form in _forms(surface, language) if declined else [surface]:
+        iso2 = own_words.get(gazetteer.normalize(form))
+        country = gaz.country(iso2) if iso2 else None
+        cands = sorted(
+            (p for p in gaz.candidates(form) if p.kind in PRECISION and p != country),
+            key=lambda p: _ORDER.index(p.kind),
+        )
+        if country is not None:
+            return country.country, [country, *cands]  # 'Argelia': Algeria, or Cauca's town
+        if cands:
+            return None, cands
+    return None, []
+
+
+def _proper(w: Word, language: str) -> bool:
+    """A word the dictionary holds only capitalised ('Járkov', 'Charków'): the language's
+    name of a famous place, not an ordinary word (where nouns are not capitalised)."""
+    return (
+        language not in NOUNS_CAPITALISED
+        and w.text[1:].islower()
+        and known(w.text, language)
+        and not known(w.text.lower(), language)
+    )
+
+
 def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
     gaz = gazetteer.load()
     around = lexicon.words("latin_place_words.txt") | PARTICLES
-    found: list[tuple[int, int, bool, list[Place]]] = []  # start, end, plain?, candidates
+    # start, end, plain?, proper?, candidates; the countries named in the language's words
+    found: list[tuple[int, int, bool, bool, list[Place]]] = []
+    named: set[str] = set()
+    unknown: list[Word] = []  # long plain words no spelling of the gazetteer holds
     for run in name_runs:
         taken: list[tuple[int, int]] = []
         # names outside a sub-run may only be place words or particles: "Barry" in "Amadou
@@ -45,39 +117,65 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
                 continue
             if a == b and (len(run[a].text) < 3 or run[a].upper and len(run[a].text) <= 4):
                 continue  # "Au" opening a quote; "ADF", "AMU": acronyms
-            surface = text[run[a].start : run[b].end]
-            # a town before the district named after it ("Bucha", "Saint-Marc")
-            cands = sorted(
-                (p for p in gaz.candidates(surface) if p.kind in PRECISION),
-                key=lambda p: _ORDER.index(p.kind),
+            span = run[a : b + 1]
+            proper = all(_proper(w, language) for w in span)
+            plain = proper or not any(
+                ordinary(w.text, lang) for w in span for lang in (language, "en")
             )
+            declined = proper or any(not ordinary(w.text, language) for w in span)
+            own, cands = _lookup(text[run[a].start : run[b].end], language, declined)
+            if own is not None:
+                named.add(own)
             if not cands:
+                word = run[a]
+                if len(run) == 1 and plain and len(word.text) >= NEAR_LENGTH:
+                    unknown.append(word)  # unless part of a person's name: below
                 continue
-            plain = not any(
-                ordinary(w.text, lang) for w in run[a : b + 1] for lang in (language, "en")
-            )
-            found.append((run[a].start, run[b].end, plain, cands))
+            found.append((run[a].start, run[b].end, plain, proper, cands))
             taken.append((a, b))
     # Countries the report names: as countries, else by two places of it (two plain names,
-    # or one named twice); with none named, any major place a plain name spells.
-    surfaces: dict[str, list[str]] = {}
-    for start, end, plain, cands in found:
+    # or one named twice, a major town's even beside another country: 'Tulkarim' twice
+    # where 'İsrail' is named); with none named, any major place a plain name spells.
+    surfaces: dict[str, list[str]] = defaultdict(list)
+    major: Counter[tuple[str, str]] = Counter()
+    for start, end, plain, _, cands in found:
         if plain:
-            surfaces.setdefault(cands[0].country, []).append(text[start:end].lower())
-    named = {c[0].country for *_, plain, c in found if plain and c[0].kind == "country"}
+            surfaces[cands[0].country].append(text[start:end].lower())
+            if cands[0].major and cands[0].kind == "city":
+                major[cands[0].country, text[start:end].lower()] += 1
+    named |= {c[0].country for _, _, plain, _, c in found if plain and c[0].kind == "country"}
     # a town and its region both named ("Tibú, en Norte de Santander") vouch for each other
     regions = {(p.country, p.name) for *_, cands in found for p in cands if p.kind == "admin1"}
     towns = {(p.country, p.admin1) for *_, cands in found for p in cands if p.kind != "admin1"}
     named |= {cc for cc, _ in regions & towns}
     named |= {cc for cc, names in surfaces.items() if len(set(names)) >= 2}
+    named |= {cc for (cc, _), n in major.items() if n >= 2}
     if not named:
         named = {cc for cc, names in surfaces.items() if len(names) >= 2}
+    # the language's own name of a famous place ('Járkov', 'Kijowie') names its country
+    for *_, proper, cands in found:
+        famous = next((p for p in cands if p.major), None) if proper else None
+        if famous is not None:
+            named.add(famous.country)
+    # Of several places in named countries, one that bears the name as its own ('Pokrovsk'
+    # is also Engels's old name in Russia; 'Argelia' is a town of Cauca besides Algeria).
     out: list[PlaceRef] = []
-    for s, e, plain, cands in sorted(found, key=lambda f: f[0]):
-        place = next((p for p in cands if p.country in named), None)
+    for s, e, plain, _, cands in found:
+        key = gazetteer.normalize(text[s:e])
+        place = min(
+            (p for p in cands if p.country in named),
+            key=lambda p: (gazetteer.normalize(p.name) != key, cands.index(p)),
+            default=None,
+        )
         if place is None and plain and (cands[0].kind == "country" or not named):
             place = next((p for p in cands if p.major), None)
-        if place is None:
-            continue
-        out.append(place_ref(text, s, e, place))
-    return out
+        if place is not None:
+            out.append(place_ref(text, s, e, place))
+    # a near spelling, in a country the report names or names a place of
+    where = named | {p.country for p in out if p.country}
+    in_names = {w.text for run in name_runs if len(run) > 1 for w in run}
+    for word in (w for w in unknown if w.text not in in_names) if where else ():
+        near = [p for p in gaz.fuzzy(word.text, where, NEAR_SPELLING) if p.kind == "city"]
+        if near:
+            out.append(place_ref(text, word.start, word.end, near[0]))
+    return sorted(out, key=lambda p: p.start)
