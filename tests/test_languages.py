@@ -32,6 +32,15 @@ def test_italian_portuguese_and_dutch_are_not_read_as_their_neighbours() -> None
     assert language_of(f"{it}\n\n{it}\n\n{EN}") == "it"
 
 
+def test_czech_and_romanian_are_not_read_as_turkish_polish_or_portuguese() -> None:
+    """Restricted to twelve languages, lingua read Czech reports as Turkish and Romanian
+    ones as Turkish, Portuguese or Spanish, and their names through the wrong dictionary."""
+    cs = "Podle obyvatel vojáci stříleli na auta s bílými vlajkami na hlavní silnici u vesnice."
+    ro = "Potrivit localnicilor, soldații au tras asupra mașinilor cu steaguri albe pe drumul principal."
+    pl = "Według mieszkańców żołnierze strzelali do samochodów z białymi flagami na głównej drodze."
+    assert [detect(t) for t in (cs, ro, pl)] == ["cs", "ro", "pl"]
+
+
 def test_turkish_is_read_but_short_english_lines_are_not_taken_for_it() -> None:
     """Knowing Turkish, lingua also answers it for bylines and datelines of English
     reports; a short line needs a letter only Turkish writes."""

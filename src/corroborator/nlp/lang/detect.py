@@ -18,7 +18,7 @@ from corroborator.nlp.lexicon import load_json
 if TYPE_CHECKING:
     from lingua import LanguageDetector
 
-LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "pl", "ar", "it", "pt", "nl", "tr")
+LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "pl", "ar", "it", "pt", "nl", "tr", "cs", "ro")
 CYRILLIC = frozenset({"ru", "uk"})
 _UK_ONLY = re.compile(r"[іїєґІЇЄҐ]")  # letters Russian never uses
 _RU_ONLY = re.compile(r"[ыэъёЫЭЪЁ]")  # letters Ukrainian never uses

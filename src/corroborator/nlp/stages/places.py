@@ -74,7 +74,10 @@ _NEAR = re.compile(
 
 def _capital(p: Place) -> bool:
     """A national capital: the reading a bare name defaults to ("Athens")."""
-    return p.kind == "city" and p.name == gazetteer.country_facts().get(p.country, ("", frozenset()))[0]
+    return (
+        p.kind == "city"
+        and p.name == gazetteer.country_facts().get(p.country, ("", frozenset()))[0]
+    )
 
 
 def _famous(p: Place) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, defaultdict
 from functools import cache
+from typing import NamedTuple
 
 from corroborator.models import PlaceRef
 from corroborator.nlp import gazetteer, lexicon
@@ -32,6 +33,17 @@ NEAR_SPELLING = 92.0  # rapidfuzz ratio: 'Balaklía'/'Balakliia' 94, 'Aleksandr'
 MAX_FORMS = 16  # spellings of one sub-run looked up at most
 MIN_STEM = 4  # letters of a name without its ending: 'Kij' of 'Kijowie' is a name of Niigata
 NEAR_LENGTH = 7  # shorter words are too often a first name a village's name starts like
+
+
+class _Found(NamedTuple):
+    """A run of name words the gazetteer holds under `form` (as written, or declined)."""
+
+    start: int
+    end: int
+    form: str
+    plain: bool  # no dictionary word of the language or of English (or one only as a name)
+    proper: bool  # the language's own name of a place ('Járkov')
+    cands: list[Place]
 
 
 def _spans(run: list[Word]) -> list[tuple[int, int]]:
@@ -64,9 +76,9 @@ def _stems(word: str, language: str) -> list[str]:
     ]
 
 
-def _lookup(surface: str, language: str, declined: bool) -> tuple[str | None, list[Place]]:
-    """The country a name is the language's word for (if any), and its candidates: that
-    country first, then the places it spells. Case endings come off only a name with a
+def _lookup(surface: str, language: str, declined: bool) -> tuple[str, str | None, list[Place]]:
+    """The spelling looked up, the country it is the language's word for (if any), and its
+    candidates: that country first, then the places it spells. Case endings come off only a name with a
     word the dictionary does not hold as written, or holds only as a name: 'Ukrajinské'
     is an adjective, 'Charkowie' and 'Kupiańskiem' are towns."""
     gaz = gazetteer.load()
@@ -79,10 +91,10 @@ def _lookup(surface: str, language: str, declined: bool) -> tuple[str | None, li
             key=lambda p: _ORDER.index(p.kind),
         )
         if country is not None:
-            return country.country, [country, *cands]  # 'Argelia': Algeria, or Cauca's town
+            return form, country.country, [country, *cands]  # 'Argelia': Algeria, or a town
         if cands:
-            return None, cands
-    return None, []
+            return form, None, cands
+    return surface, None, []
 
 
 def _proper(w: Word, language: str) -> bool:
@@ -99,8 +111,7 @@ def _proper(w: Word, language: str) -> bool:
 def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
     gaz = gazetteer.load()
     around = lexicon.words("latin_place_words.txt") | PARTICLES
-    # start, end, plain?, proper?, candidates; the countries named in the language's words
-    found: list[tuple[int, int, bool, bool, list[Place]]] = []
+    found: list[_Found] = []
     named: set[str] = set()
     unknown: list[Word] = []  # long plain words no spelling of the gazetteer holds
     for run in name_runs:
@@ -123,7 +134,7 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
                 ordinary(w.text, lang) for w in span for lang in (language, "en")
             )
             declined = proper or any(not ordinary(w.text, language) for w in span)
-            own, cands = _lookup(text[run[a].start : run[b].end], language, declined)
+            form, own, cands = _lookup(text[run[a].start : run[b].end], language, declined)
             if own is not None:
                 named.add(own)
             if not cands:
@@ -131,7 +142,7 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
                 if len(run) == 1 and plain and len(word.text) >= NEAR_LENGTH:
                     unknown.append(word)  # unless part of a person's name: below
                 continue
-            found.append((run[a].start, run[b].end, plain, proper, cands))
+            found.append(_Found(run[a].start, run[b].end, form, plain, proper, cands))
             taken.append((a, b))
     # Countries the report names: as countries, else by two places of it (two plain names,
     # or one named twice, a major town's even beside another country it borders:
@@ -139,39 +150,40 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
     # with none named, any major place a plain name spells.
     surfaces: dict[str, list[str]] = defaultdict(list)
     major: Counter[tuple[str, str]] = Counter()
-    for start, end, plain, _, cands in found:
-        if plain:
-            surfaces[cands[0].country].append(text[start:end].lower())
-            if cands[0].major and cands[0].kind == "city":
-                major[cands[0].country, text[start:end].lower()] += 1
-    named |= {c[0].country for _, _, plain, _, c in found if plain and c[0].kind == "country"}
+    for f in found:
+        if f.plain:
+            best = f.cands[0]
+            surfaces[best.country].append(text[f.start : f.end].lower())
+            if best.major and best.kind == "city":
+                major[best.country, text[f.start : f.end].lower()] += 1
+    named |= {f.cands[0].country for f in found if f.plain and f.cands[0].kind == "country"}
     # a town and its region both named ("Tibú, en Norte de Santander") vouch for each other
-    regions = {(p.country, p.name) for *_, cands in found for p in cands if p.kind == "admin1"}
-    towns = {(p.country, p.admin1) for *_, cands in found for p in cands if p.kind != "admin1"}
+    regions = {(p.country, p.name) for f in found for p in f.cands if p.kind == "admin1"}
+    towns = {(p.country, p.admin1) for f in found for p in f.cands if p.kind != "admin1"}
     named |= {cc for cc, _ in regions & towns}
     named |= {cc for cc, names in surfaces.items() if len(set(names)) >= 2}
     named |= {cc for (cc, _), n in major.items() if n >= 2 and gazetteer.near(cc, named)}
     if not named:
         named = {cc for cc, names in surfaces.items() if len(names) >= 2}
     # the language's own name of a famous place ('Járkov', 'Kijowie') names its country
-    for *_, proper, cands in found:
-        famous = next((p for p in cands if p.major), None) if proper else None
+    for f in found:
+        famous = next((p for p in f.cands if p.major), None) if f.proper else None
         if famous is not None:
             named.add(famous.country)
     # Of several places in named countries, one that bears the name as its own ('Pokrovsk'
     # is also Engels's old name in Russia; 'Argelia' is a town of Cauca besides Algeria).
     out: list[PlaceRef] = []
-    for s, e, plain, _, cands in found:
-        key = gazetteer.normalize(text[s:e])
+    for f in found:
+        key = gazetteer.normalize(f.form)
         place = min(
-            (p for p in cands if p.country in named),
-            key=lambda p: (gazetteer.normalize(p.name) != key, cands.index(p)),
+            (p for p in f.cands if p.country in named),
+            key=lambda p: (gazetteer.normalize(p.name) != key, f.cands.index(p)),
             default=None,
         )
-        if place is None and plain and (cands[0].kind == "country" or not named):
-            place = next((p for p in cands if p.major), None)
+        if place is None and f.plain and (f.cands[0].kind == "country" or not named):
+            place = next((p for p in f.cands if p.major), None)
         if place is not None:
-            out.append(place_ref(text, s, e, place))
+            out.append(place_ref(text, f.start, f.end, place))
     # a near spelling, in a country the report names or names a place of
     where = named | {p.country for p in out if p.country}
     in_names = {w.text for run in name_runs if len(run) > 1 for w in run}
