@@ -188,6 +188,22 @@ NOT_INCIDENTS = {
         "Kyiv has long accused Moscow of using glide bombs to terrorise civilians in Kharkiv.",
     ],
     "everything_a_target": ['"Every car on this road is a target," a Russian channel posted.'],
+    "natural_disaster": [  # the killer is the quake, however its date is parsed
+        "Families displaced by the earthquake of March 2025, which killed more than 3,700 "
+        "people, still live in tents.",
+    ],
+    "household_accident": [
+        "In Bohodukhiv, a man died when a gas heater exploded in his flat; police said "
+        "there was no sign of shelling.",
+    ],
+    "law_forbids_a_kind": [
+        "The Third Geneva Convention forbids torture of prisoners of war.",
+    ],
+    "many_settlements": [  # a day's roundup over a region, each place its own act
+        "Russian forces shelled or bombed 17 settlements in the region over the past 24 "
+        "hours, the governor said.",
+        "The military has burned villages across Sagaing since 2021.",
+    ],
     "private_motive": [
         "A court in Shostka jailed a man who stabbed his brother to death during a quarrel.",
         "Police in Kherson said a pensioner was killed in a robbery on Tuesday.",
@@ -284,6 +300,14 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # a few villages, and a toll in one of them
+        "Russian forces shelled three villages on Monday, killing two people in Zolochiv.",
+        ["attack_populated_area"],
+    ),
+    (  # an act the law forbids, told as done
+        "Guards tortured the prisoners of war in the basement; the convention forbids it.",
+        ["torture_mistreatment"],
+    ),
     (  # an ongoing act with its place
         "Soldiers are shooting civilians in the streets of Kupiansk, a resident told us.",
         ["killing_civilians"],
@@ -691,6 +715,9 @@ SETS = {
     # dev5: written blind in session 32, scored once at .432/.765 with the rules the
     # session started with; .692/.824 after the rules read off it
     "precision-dev5": (PRECISION / "dev5" / "docs", PRECISION / "dev5" / "gold.jsonl", 0.65, 0.8),
+    # dev6: written blind in session 33, scored once at .526/.882 with the rules the
+    # session started with; .588/.882 after the rules read off it
+    "precision-dev6": (PRECISION / "dev6" / "docs", PRECISION / "dev6" / "gold.jsonl", 0.55, 0.85),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)

@@ -18,6 +18,7 @@ from spacy.tokens import Token
 from corroborator.nlp.incidents.context import clause_verb, is_noun, words
 from corroborator.nlp.incidents.lexicon import lexicon
 from corroborator.nlp.incidents.roles import is_person
+from corroborator.nlp.lexicon import words as word_list
 
 _PRESENT = ("VBZ", "VBP")
 _SPECIFIC_DETS = ("this", "that", "these", "those")
@@ -228,10 +229,15 @@ def legal_definition(trig: Token) -> bool:
 
 
 def _law_of(trig: Token) -> bool:
-    """'The prohibition of torture is absolute', 'the ban on attacks on hospitals': a bare
-    act noun that a word of the law governs names a kind of act."""
+    """'The prohibition of torture is absolute', 'the ban on attacks on hospitals', 'the
+    Convention forbids torture of prisoners': a bare act noun that a word of the law
+    governs names a kind of act."""
     prep = trig.head
-    if not is_noun(trig) or _definite(trig) or trig.dep_ != "pobj" or prep.dep_ != "prep":
+    if not is_noun(trig) or _definite(trig):
+        return False
+    if trig.dep_ == "dobj":
+        return _present(prep) and prep.lemma_.lower() in words()["legal"]
+    if trig.dep_ != "pobj" or prep.dep_ != "prep":
         return False
     if prep.lower_ not in ("of", "on", "against"):
         return False  # 'violations ... including sexual violence' lists acts
@@ -431,8 +437,13 @@ _COUNTED = frozenset(("incident", "case", "place", "site", "facility"))
 
 def tally(trig: Token) -> bool:
     """'47 attacks with explosives', 'more than 1,000 air strikes', 'dozens of raids', '412
-    incidents of killings': acts counted, a campaign's figure rather than one act. A count
-    of deaths is a toll ('400 civilian deaths have been recorded'), kept."""
+    incidents of killings', 'shelled 17 settlements over the past day': acts counted, a
+    campaign's figure rather than one act. A count of deaths is a toll ('400 civilian
+    deaths have been recorded'), kept."""
+    if trig.pos_ == "VERB":  # 'shelled or bombed 17 settlements': the verbs share it
+        verbs = [trig, *(c for c in trig.children if c.dep_ == "conj")]
+        verbs += [trig.head] if trig.dep_ == "conj" else []
+        return any(_many_places(c) for v in verbs for c in v.children if c.dep_ == "dobj")
     if not is_noun(trig):
         return False
     if trig.tag_ != "NNS" and not (trig.dep_ == "pobj" and trig.head.head.lemma_ in _COUNTED):
@@ -451,6 +462,21 @@ def tally(trig: Token) -> bool:
         if of is not None and of.head.lemma_.lower() in words()["aggregate"]:
             return True  # 'dozens of raids'
     return False
+
+
+def _many_places(noun: Token) -> bool:
+    """'17 settlements', 'dozens of villages', 'burned villages across Sagaing':
+    settlements counted or spread over a region, each its own act."""
+    if noun.lemma_.lower() in words()["aggregate"]:  # 'dozens of villages'
+        noun = next((g for c in noun.children if c.lower_ == "of" for g in c.children), noun)
+        many = True
+    else:
+        many = any(c.dep_ == "nummod" and _number(c) >= TALLY_MIN for c in noun.children)
+        many = many or _bare(noun) and any(
+            c.lower_ == "across" for c in (*noun.children, *noun.head.children)
+        )
+    settlements = word_list("places_settlements.txt")
+    return many and noun.tag_ == "NNS" and noun.lemma_.lower() in settlements
 
 
 def _number(tok: Token) -> float:

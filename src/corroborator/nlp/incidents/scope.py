@@ -310,6 +310,8 @@ def natural_death(trig: Token) -> bool:
     causes = [c for c in trig.children if c.dep_ == "nsubj"]
     if trig.dep_ == "relcl" and any(c.lower_ in ("which", "that") for c in causes):
         causes = [trig.head]  # 'the earthquake, which killed ...'
+        while causes[-1].dep_ == "pobj" and causes[-1].head.lower_ in ("of", "in"):
+            causes.append(causes[-1].head.head)  # 'the earthquake of March 2025, which'
     # the words before the killer name it ('a measles outbreak', 'the February earthquake')
     return any(has([*cause.lefts, cause], "non_violent_death") for cause in causes)
 
