@@ -204,6 +204,10 @@ NOT_INCIDENTS = {
         "hours, the governor said.",
         "The military has burned villages across Sagaing since 2021.",
     ],
+    "compared_place": [
+        "Al-Kordi lies in the same locality as Shag Alnom, where more than 200 people were "
+        "killed in a single day in July.",
+    ],
     "private_motive": [
         "A court in Shostka jailed a man who stabbed his brother to death during a quarrel.",
         "Police in Kherson said a pensioner was killed in a robbery on Tuesday.",

@@ -320,7 +320,9 @@ def retold_in_passing(trig: Token) -> bool:
         # 'in October 2024, when', 'remains the one on Kumbo in June 2022, where'
         dated = _dated(head) or any(_dated(c) for c in head.children if c.dep_ == "prep")
         again = head.lemma_.lower() in _AGAIN  # 'a repeat of what happened ..., when'
-        if when and (preps & {"as", "like"} or dated or again):
+        # 'in the same locality as Shag Alnom, where more than 200 were killed'
+        compared = head.dep_ == "pobj" and head.head.lower_ in ("as", "like")
+        if when and (preps & {"as", "like"} or dated or again or compared):
             return True  # 'as in El Geneina last year, when ...', 'in 2016, when a strike ...'
         cur = head
     return False
