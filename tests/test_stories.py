@@ -463,6 +463,11 @@ def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
         ("öldürüldü", "tr", "kill"),
         ("esirleri", "tr", "prisoner"),
         ("olumlu", "tr", None),  # "positive", not a form of ölüm (death) once transliterated
+        ("zastřelil", "cs", "shoot"),
+        ("zajatci", "cs", "prisoner"),
+        ("trošku", "cs", None),  # "a little", not a form of trosky (ruins)
+        ("prizonieri", "ro", "prisoner"),
+        ("căsătorit", "ro", None),  # "married", not a form of casă (house)
     ],
 )
 def test_concept_dictionary_gives_the_english_word(word: str, language: str, english: str) -> None:

@@ -3,7 +3,7 @@
 A Ukrainian or German retelling shares no words with the English wire it retells, only
 names, and names alone cannot tell one Kharkiv POW video from another. A dictionary of the
 vocabulary of conflict news (`lexicons/linking_concepts.tsv`: deserter, basement,
-lieutenant, intercept ... in ru, uk, de, fr, es, pl, it, pt, nl, tr and ar) maps a word of
+lieutenant, intercept ... in ru, uk, de, fr, es, pl, it, pt, nl, tr, ar, cs and ro) maps a word of
 those languages to the English word, so the two reports share "deserter" and "basement"
 the way two English ones do. Forms are stems matched as prefixes (Russian and Ukrainian inflect), in
 the transliterated spelling the story linker reads every text in. An English report's
