@@ -99,6 +99,8 @@ FOLDERS = {
     "blind36": ROOT / "tests/fixtures/retellings/blind36",
     "blind37": ROOT / "tests/fixtures/retellings/blind37",
     "blind38": ROOT / "tests/fixtures/retellings/blind38",
+    "blind39": ROOT / "tests/fixtures/retellings/blind39",
+    "blind40": ROOT / "tests/fixtures/retellings/blind40",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -135,6 +137,8 @@ HELD = (
     "blind36",
     "blind37",
     "blind38",
+    "blind39",
+    "blind40",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
