@@ -109,11 +109,42 @@ def _proper(w: Word, language: str) -> bool:
 
 
 def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
+    found, named, unknown = _find(text, name_runs, language)
+    named = _countries_named(text, found, named)
+    # Of several places in named countries, one that bears the name as its own ('Pokrovsk'
+    # is also Engels's old name in Russia; 'Argelia' is a town of Cauca besides Algeria).
+    out: list[PlaceRef] = []
+    for f in found:
+        key = gazetteer.normalize(f.form)
+        place = min(
+            (p for p in f.cands if p.country in named),
+            key=lambda p: (gazetteer.normalize(p.name) != key, f.cands.index(p)),
+            default=None,
+        )
+        if place is None and f.plain and (f.cands[0].kind == "country" or not named):
+            place = next((p for p in f.cands if p.major), None)
+        if place is not None:
+            out.append(place_ref(text, f.start, f.end, place))
+    # a near spelling, in a country the report names or names a place of
+    where = named | {p.country for p in out if p.country}
+    in_names = {w.text for run in name_runs if len(run) > 1 for w in run}
     gaz = gazetteer.load()
+    for word in (w for w in unknown if w.text not in in_names) if where else ():
+        near = [p for p in gaz.fuzzy(word.text, where, NEAR_SPELLING) if p.kind == "city"]
+        if near:
+            out.append(place_ref(text, word.start, word.end, near[0]))
+    return sorted(out, key=lambda p: p.start)
+
+
+def _find(
+    text: str, name_runs: list[list[Word]], language: str
+) -> tuple[list[_Found], set[str], list[Word]]:
+    """The runs' longest sub-runs the gazetteer holds, the countries named in the
+    language's own words, and long plain words no spelling of the gazetteer holds."""
     around = lexicon.words("latin_place_words.txt") | PARTICLES
     found: list[_Found] = []
     named: set[str] = set()
-    unknown: list[Word] = []  # long plain words no spelling of the gazetteer holds
+    unknown: list[Word] = []
     for run in name_runs:
         taken: list[tuple[int, int]] = []
         # names outside a sub-run may only be place words or particles: "Barry" in "Amadou
@@ -138,16 +169,21 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
             if own is not None:
                 named.add(own)
             if not cands:
-                word = run[a]
-                if len(run) == 1 and plain and len(word.text) >= NEAR_LENGTH:
-                    unknown.append(word)  # unless part of a person's name: below
+                if len(run) == 1 and plain and len(run[a].text) >= NEAR_LENGTH:
+                    unknown.append(run[a])
                 continue
             found.append(_Found(run[a].start, run[b].end, form, plain, proper, cands))
             taken.append((a, b))
-    # Countries the report names: as countries, else by two places of it (two plain names,
-    # or one named twice, a major town's even beside another country it borders:
-    # 'Tulkarim' twice where 'İsrail' is named, not 'Chouk' (Abu Shouk) where 'Soudan' is);
-    # with none named, any major place a plain name spells.
+    return found, named, unknown
+
+
+def _countries_named(text: str, found: list[_Found], named: set[str]) -> set[str]:
+    """Countries the report names: as countries, else by two places of it (two plain
+    names, or one named twice, a major town's even beside another country it borders:
+    'Tulkarim' twice where 'İsrail' is named, not 'Chouk' (Abu Shouk) where 'Soudan' is);
+    with none named, any major place a plain name spells; and the country of a famous
+    place named in the language's own word ('Járkov', 'Kijowie')."""
+    named = set(named)
     surfaces: dict[str, list[str]] = defaultdict(list)
     major: Counter[tuple[str, str]] = Counter()
     for f in found:
@@ -165,30 +201,8 @@ def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[Place
     named |= {cc for (cc, _), n in major.items() if n >= 2 and gazetteer.near(cc, named)}
     if not named:
         named = {cc for cc, names in surfaces.items() if len(names) >= 2}
-    # the language's own name of a famous place ('Járkov', 'Kijowie') names its country
     for f in found:
         famous = next((p for p in f.cands if p.major), None) if f.proper else None
         if famous is not None:
             named.add(famous.country)
-    # Of several places in named countries, one that bears the name as its own ('Pokrovsk'
-    # is also Engels's old name in Russia; 'Argelia' is a town of Cauca besides Algeria).
-    out: list[PlaceRef] = []
-    for f in found:
-        key = gazetteer.normalize(f.form)
-        place = min(
-            (p for p in f.cands if p.country in named),
-            key=lambda p: (gazetteer.normalize(p.name) != key, f.cands.index(p)),
-            default=None,
-        )
-        if place is None and f.plain and (f.cands[0].kind == "country" or not named):
-            place = next((p for p in f.cands if p.major), None)
-        if place is not None:
-            out.append(place_ref(text, f.start, f.end, place))
-    # a near spelling, in a country the report names or names a place of
-    where = named | {p.country for p in out if p.country}
-    in_names = {w.text for run in name_runs if len(run) > 1 for w in run}
-    for word in (w for w in unknown if w.text not in in_names) if where else ():
-        near = [p for p in gaz.fuzzy(word.text, where, NEAR_SPELLING) if p.kind == "city"]
-        if near:
-            out.append(place_ref(text, word.start, word.end, near[0]))
-    return sorted(out, key=lambda p: p.start)
+    return named
