@@ -121,6 +121,16 @@ def test_region_word_picks_the_oblast_bare_name_the_city(nlp: Language) -> None:
     assert ("Donetsk", "admin1") in got and ("Zaporizhzhia", "admin1") in got
 
 
+def test_a_village_after_a_city_s_name_is_one_of_its_region(nlp: Language) -> None:
+    """'an occupied Kherson village' is in the Kherson region; 'Hrakove village' is Hrakove."""
+    text = (
+        "A man was killed in an occupied Kherson village, his daughter said. Soldiers shot "
+        "two men in Hrakove village on Monday."
+    )
+    got = [(p.text, p.precision) for p in places(nlp, text)]
+    assert got == [("Kherson", "admin1"), ("Hrakove", "settlement")]
+
+
 def test_unknown_names_and_the_west_do_not_break_others(nlp: Language) -> None:
     text = "Troops moved from Zzyzxograd to Kyiv, and the West condemned the attack."
     refs = places(nlp, text)

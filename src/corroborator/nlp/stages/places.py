@@ -113,13 +113,20 @@ def _area_word(word: str) -> str | None:
     return "admin1" if low in _REGION_WORDS else "admin2" if low in _DISTRICT_WORDS else None
 
 
+_RURAL = frozenset(("village", "hamlet"))
+
+
 def _wants_region(doc: Doc, start_char: int, end_char: int) -> str | None:
     """The area kind a following noun asks for, possibly across a coordination
-    ("Donetsk region", "the Donetsk and southern Mykolaiv regions", "Izium district")."""
+    ("Donetsk region", "the Donetsk and southern Mykolaiv regions", "Izium district"); a
+    village after a city's name is one of its region ("an occupied Kherson village"), and
+    `_named_area` takes the region only where it is named like the town."""
     span = doc.char_span(start_char, end_char, alignment_mode="expand")
     if span is None:
         return None
     i = span.end
+    if i < len(doc) and doc[i].lower_ in _RURAL and doc[i].text.islower():
+        return "admin1"  # 'a Kherson village': the region's, if the region bears the name
     for _ in range(5):
         if i >= len(doc):
             return None
