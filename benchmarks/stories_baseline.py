@@ -101,6 +101,8 @@ FOLDERS = {
     "blind38": ROOT / "tests/fixtures/retellings/blind38",
     "blind39": ROOT / "tests/fixtures/retellings/blind39",
     "blind40": ROOT / "tests/fixtures/retellings/blind40",
+    "blind41": ROOT / "tests/fixtures/retellings/blind41",
+    "blind42": ROOT / "tests/fixtures/retellings/blind42",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -139,6 +141,8 @@ HELD = (
     "blind38",
     "blind39",
     "blind40",
+    "blind41",
+    "blind42",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
