@@ -720,8 +720,16 @@ SETS = {
     # session started with; .692/.824 after the rules read off it
     "precision-dev5": (PRECISION / "dev5" / "docs", PRECISION / "dev5" / "gold.jsonl", 0.65, 0.8),
     # dev6: written blind in session 33, scored once at .526/.882 with the rules the
-    # session started with; .588/.882 after the rules read off it
+    # session started with; .606/.882 after the rules read off it
     "precision-dev6": (PRECISION / "dev6" / "docs", PRECISION / "dev6" / "gold.jsonl", 0.55, 0.85),
+    # held12: written blind in session 33, kept unseen to its end, scored once: .526/.789
+    # with the rules the session started with, .541/.789 with its own
+    "precision-held12": (
+        PRECISION / "held12" / "docs",
+        PRECISION / "held12" / "gold.jsonl",
+        0.5,
+        0.75,
+    ),
     # held3: written blind, scored once at .302/.684, then .361/.684 after rules its
     # failures showed (accidents, rumours, habitual present, statements of law), .464/.684
     # after session 18's (period tallies, recalled clauses, harmless landings, places)
