@@ -474,8 +474,10 @@ def _many_places(noun: Token) -> bool:
         many = True
     else:
         many = any(c.dep_ == "nummod" and _number(c) >= TALLY_MIN for c in noun.children)
-        many = many or _bare(noun) and any(
-            c.lower_ == "across" for c in (*noun.children, *noun.head.children)
+        many = (
+            many
+            or _bare(noun)
+            and any(c.lower_ == "across" for c in (*noun.children, *noun.head.children))
         )
     settlements = word_list("places_settlements.txt")
     return many and noun.tag_ == "NNS" and noun.lemma_.lower() in settlements

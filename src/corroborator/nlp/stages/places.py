@@ -116,6 +116,11 @@ def _area_word(word: str) -> str | None:
 _RURAL = frozenset(("village", "hamlet"))
 
 
+def _city(name: str) -> bool:
+    """A town too big for 'X village' to name X itself (GeoNames gives Kherson 66,000)."""
+    return any(p.kind == "city" and p.major for p in load().candidates(name))
+
+
 def _wants_region(doc: Doc, start_char: int, end_char: int) -> str | None:
     """The area kind a following noun asks for, possibly across a coordination
     ("Donetsk region", "the Donetsk and southern Mykolaiv regions", "Izium district"); a
@@ -125,7 +130,7 @@ def _wants_region(doc: Doc, start_char: int, end_char: int) -> str | None:
     if span is None:
         return None
     i = span.end
-    if i < len(doc) and doc[i].lower_ in _RURAL and doc[i].text.islower():
+    if i < len(doc) and doc[i].lower_ in _RURAL and doc[i].text.islower() and _city(span.text):
         return "admin1"  # 'a Kherson village': the region's, if the region bears the name
     for _ in range(5):
         if i >= len(doc):
