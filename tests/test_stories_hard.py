@@ -239,7 +239,9 @@ BLIND_SETS = [
     # session 30, with the story model: 0.937 (1.00/0.88)
     ("blind25", 50, 0.93, 0.87, True),
     # session 30, with the story model: 0.902 (0.93/0.88)
-    ("blind26", 50, 0.89, 0.87, True),  # .846 (.92/.79) with the skeleton blocks
+    # .871 (.86/.88) in session 33: a Polish look-alike's "Dniepru" (the river) reads as the
+    # city of Dnipro
+    ("blind26", 50, 0.87, 0.87, True),  # .846 (.92/.79) with the skeleton blocks
     # written blind in session 30 (14 of 50 not in English each), kept unseen while the story
     # model was built, scored once with its first version: .86/.71/.779 and 1.0/.64/.783
     # (the session's starting linker .743 and .817; baselines .475, .405); dev since
@@ -249,23 +251,35 @@ BLIND_SETS = [
     # written blind late in session 30, kept unseen until its final linker, scored once:
     # 1.0/.81/.895 and 1.0/.93/.963 (starting linker .765 and .822; baselines .592, .371)
     ("blind29", 50, 0.89, 0.8, True),
-    ("blind30", 50, 0.96, 0.92, True),
+    # .937 (1.0/.88) in session 33: a Romanian report, read as Spanish before, now says
+    # enough for its concept words to part from the wire's
+    ("blind30", 50, 0.93, 0.87, True),
     # written blind in session 31 (14 of 50 not in English each), scored once: blind31 and
     # blind32 mid-session, .889 and .806 with the starting linker, .916 (.93/.90) and .806
     # (.97/.69) with its transliteration changes (dev since); blind33 and blind34 kept
     # unseen to the end: .833 (1.0/.71) and .976 (1.0/.95), as with the starting linker
     ("blind31", 50, 0.91, 0.89, True),
-    ("blind32", 50, 0.8, 0.68, True),
+    ("blind32", 50, 0.86, 0.75, True),  # .865 (1.0/.76) in session 33
     ("blind33", 50, 0.83, 0.7, True),
     ("blind34", 50, 0.97, 0.94, True),
     # written blind in session 32 (14 of 50 not in English each), scored once with the
     # starting linker: blind35 and blind36 mid-session, .846 (.92/.79) and .930 (.91/.95),
     # dev since; blind37 and blind38 at the end, .800 (1.0/.67) and .816 (.91/.74), the same
     # with the session's extraction (its linker unchanged)
-    ("blind35", 50, 0.84, 0.78, True),
+    ("blind35", 50, 0.87, 0.82, True),  # .875 (.92/.83) in session 33
     ("blind36", 50, 0.92, 0.94, True),
     ("blind37", 50, 0.79, 0.66, True),
-    ("blind38", 50, 0.81, 0.73, True),
+    # .785 (.84/.74) in session 33: a Romanian look-alike shares its concept words
+    ("blind38", 50, 0.78, 0.73, True),
+    # written blind in session 33 (14 of 50 not in English each, Czech and Romanian among
+    # them), scored once: blind39 and blind40 mid-session, .889 (.92/.86) and .909
+    # (1.0/.83), the same with the starting linker, dev since; blind41 and blind42 kept
+    # unseen to the end, .875 (.92/.83) and .927 (.95/.90) (.846 and .894 with the
+    # extraction the session started with)
+    ("blind39", 50, 0.88, 0.85, True),
+    ("blind40", 50, 0.9, 0.82, True),
+    ("blind41", 50, 0.87, 0.82, True),
+    ("blind42", 50, 0.92, 0.89, True),
 ]
 
 
