@@ -103,6 +103,8 @@ FOLDERS = {
     "blind40": ROOT / "tests/fixtures/retellings/blind40",
     "blind41": ROOT / "tests/fixtures/retellings/blind41",
     "blind42": ROOT / "tests/fixtures/retellings/blind42",
+    "blind43": ROOT / "tests/fixtures/retellings/blind43",
+    "blind44": ROOT / "tests/fixtures/retellings/blind44",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -143,6 +145,8 @@ HELD = (
     "blind40",
     "blind41",
     "blind42",
+    "blind43",
+    "blind44",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
