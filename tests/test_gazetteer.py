@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from corroborator.nlp import gazetteer, geotagger
+from corroborator.nlp import gazetteer, gazetteer_build, geotagger
 from corroborator.nlp.pipeline import load_nlp
 
 
@@ -62,6 +62,14 @@ def test_places_the_small_model_misreads_are_tagged(nlp: Language) -> None:
         "and officials in Kyiv said Kharkov was shelled again."
     )
     assert {"Soledar", "Bucha", "Mariupol", "Kyiv", "Kharkov"} <= set(_gpe(nlp, text))
+
+
+def test_ukrainian_national_transliteration_is_tagged(nlp: Language) -> None:
+    """GeoNames spells "Vysokopillya" and "Zelenyy Hay"; Ukrainian and most English news
+    write "Vysokopillia" and "Zelenyi Hai" (the model reads the former as a people)."""
+    assert gazetteer_build.national_spelling("Zelenyy Hay") == "Zelenyi Hai"
+    text = "Vysokopillia, a farming town in Ukraine's Kherson region, was occupied for months."
+    assert "Vysokopillia" in _gpe(nlp, text)
 
 
 def test_dateline_in_capitals(nlp: Language) -> None:

@@ -205,6 +205,25 @@ def test_appositive_and_possessive_region_cues(nlp: Language) -> None:
     assert ua["Zelenopillia"].precision == "settlement" and ua["Zelenopillia"].country == "UA"
 
 
+def test_a_name_read_as_an_organisation_near_a_region_is_a_settlement(nlp: Language) -> None:
+    """"near Umm Baru in North Darfur": the model calls the name an organisation, but only
+    a place stands between "near" and "in <region>"; with no region after it, or after a
+    word other than near/outside, nothing is guessed."""
+    text = (
+        "Gunmen killed nine herders at a water point near Umm Baru in North Darfur on Sunday."
+        " Two wounded men reached Umm Baru on foot."
+    )
+    refs = [p for p in places(nlp, text) if p.text == "Umm Baru"]
+    assert len(refs) == 2 and {(p.precision, p.admin1, p.country) for p in refs} == {
+        ("settlement", "North Darfur", "SD")
+    }
+    for other in (
+        "Gunmen killed nine herders near Umm Baru on Sunday, officials in Sudan said.",
+        "A lawyer for Brixworthy Holdings in North Darfur said the herders fled.",
+    ):
+        assert not [p for p in places(nlp, other) if p.precision == "settlement"]
+
+
 def test_settlement_without_region_phrase_takes_document_country(nlp: Language) -> None:
     text = (
         "The army in Myanmar has bombed villages for months. Last week jets struck the "

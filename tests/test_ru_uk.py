@@ -78,12 +78,25 @@ def test_russian_report() -> None:
         ("Ракета влучила у будинок у Харкові.", "uk", "Kharkiv"),
         ("Вибухи пролунали в Києві та Маріуполі.", "uk", "Mariupol"),
         ("Жителей вывезли из Мариуполя.", "ru", "Mariupol"),
+        # a plural name's instrumental, and a town GeoNames lists only in Cyrillic
+        ("Солдаты окопались под Пятихатками Днепропетровской области.", "ru", "Pyatykhatky"),
     ],
 )
 def test_places_in_any_case(text: str, lang: str, name: str) -> None:
     ex = extract(text)
     assert ex.languages[0].language == lang
     assert name in {p.name for p in ex.places}
+
+
+def test_a_byline_surname_and_the_next_sentence_name_no_town() -> None:
+    """"Кирсанова" is a surname beside a given name (Kirsanov is a town of 18,000), and a
+    capitalised "На" opening the sentence after a place is no list of places (Namibia)."""
+    text = (
+        "Автор: Ольга Кирсанова. Видео снято у села Пятихатки Днепропетровской области "
+        "(по-украински — П'ятихатки). На видео видно пятерых лежащих на земле людей."
+    )
+    names = {p.name for p in extract(text).places}
+    assert "Pyatykhatky" in names and not names & {"Kirsanov", "Namibia"}
 
 
 def test_mixed_document_routes_each_part() -> None:

@@ -83,9 +83,33 @@ def normalize(name: str) -> str:
     return text[4:] if text.startswith("the ") else text
 
 
-def _latin(text: str) -> bool:
+def _script(text: str, script: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and all(unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
+    return bool(letters) and all(unicodedata.name(ch, "").startswith(script) for ch in letters)
+
+
+def _latin(text: str) -> bool:
+    return _script(text, "LATIN")
+
+
+def _cyrillic(text: str) -> bool:
+    return _script(text, "CYRILLIC")
+
+
+_NATIONAL = [
+    (re.compile(r"(?<=[a-z])y([aeu])"), r"i\1"),  # я ю є inside a word: "Vysokopillia"
+    (re.compile(r"(?<=[aeiou])yi"), "i"),  # ї after a vowel: "Mykolaiv"
+    (re.compile(r"yy\b"), "yi"),  # -ий: "Zelenyi"
+    (re.compile(r"(?<=[aeiou])y\b"), "i"),  # -ай: "Hai"
+]
+
+
+def national_spelling(name: str) -> str:
+    """A Ukrainian name in the national transliteration of 2010, which Ukrainian and most
+    English news now use, from GeoNames' older one ("Vysokopillya" -> "Vysokopillia")."""
+    for pattern, repl in _NATIONAL:
+        name = pattern.sub(repl, name)
+    return name
 
 
 def _lexicon(name: str) -> Iterator[list[str]]:
@@ -296,6 +320,9 @@ def build(nlp: Language | None = None) -> Index:
         for pos, raw in enumerate(place_names):
             # a leading ayn or hamza ("'Ārdamatā", "‘Afrīn") is not written in English text
             name = " ".join(raw.split()).strip(_APOSTROPHES + "ʿʾ")
+            if name and _cyrillic(name):
+                by_norm[normalize(name)].add(gid)  # "Пятихатки" in a Russian report
+                continue
             if not name or not _latin(name) and not (place.kind == "country" and pos == 1):
                 continue
             by_norm[normalize(name)].add(gid)
@@ -305,6 +332,8 @@ def build(nlp: Language | None = None) -> Index:
             if not _surface_ok(name, place, pos == 0, other_words, nouns):
                 continue
             variants = {name, unidecode(name).strip(_APOSTROPHES)}
+            if place.country == "UA":
+                variants |= {national_spelling(v) for v in variants}
             if place.kind == "country" and " of the " in name:
                 variants.add(name.replace(" of the ", " of "))  # "Democratic Republic of Congo"
             variants |= {v for n in list(variants) for v in article_variants(n)}

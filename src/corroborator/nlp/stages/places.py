@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cache
 
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
 from corroborator.geo import distance_km
 from corroborator.models import EntityMention, PlaceRef
@@ -727,6 +727,19 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
     return out
 
 
+def _named_near(doc: Doc) -> list[Span]:
+    """Names the model took for an organisation or a person that stand where only a place
+    can: "near Umm Baru in North Darfur" (the caller asks for the region after them)."""
+    return [
+        ent
+        for ent in doc.ents
+        if ent.label_ in {"ORG", "PERSON"}
+        and ent.start > 0
+        and doc[ent.start - 1].lower_ in {"near", "outside"}
+        and all(_name_token(t) or t.lower_ in _PARTICLES for t in ent)
+    ]
+
+
 def _region_after(doc: Doc, after: int, refs: list[PlaceRef]) -> PlaceRef | None:
     """The most precise resolved place in the phrase that follows ("in Y's Z region",
     ", in Y", "west of Y")."""
@@ -839,6 +852,7 @@ def unlisted_settlements(
         span = doc.char_span(start, end)
         if span is not None and span[-1].lower_ not in _word_list("places_features.txt"):
             cands.append((span.start, span.end, span.end, True))
+    cands += [(ent.start, ent.end, ent.end, True) for ent in _named_near(doc)]
     for s, e, after, needs_region in cands:
         lo, hi = doc[s].idx, doc[e - 1].idx + len(doc[e - 1])
         if any(i in taken for i in range(lo, hi)) or (lo, hi) in found:

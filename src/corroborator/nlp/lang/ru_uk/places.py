@@ -18,6 +18,8 @@ from corroborator.nlp.lang.places import place_ref
 from corroborator.nlp.lang.ru_uk.text import Token, lex
 
 _ENDINGS = (
+    "ами",  # під Пятихатками
+    "ями",
     "ою",
     "ею",
     "ом",
@@ -38,6 +40,7 @@ _ENDINGS = (
     "я",
 )
 _REFILLS = ("", "а", "я", "ь", "и", "ы", "е")
+_PLURALS = ("и", "ы", "і")  # what a plural's instrumental ("Пятихатками") is named by
 _ALTERNATIONS = {"ц": "к", "з": "г", "с": "х"}  # Костянтинівці <- Костянтинівка, Ризі <- Рига
 _HOME = ("UA", "RU")
 
@@ -50,7 +53,7 @@ def variants(word: str) -> list[str]:
     for end in _ENDINGS:
         if low.endswith(end) and len(low) - len(end) >= 3:
             stem = word[: len(word) - len(end)]
-            out += [stem + r for r in _REFILLS]
+            out += [stem + r for r in (_PLURALS if end in ("ами", "ями") else _REFILLS)]
             if end in ("і", "е") and stem[-1:] in _ALTERNATIONS:
                 out.append(stem[:-1] + _ALTERNATIONS[stem[-1]] + "а")
     return list(dict.fromkeys(out))
@@ -74,6 +77,9 @@ def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list
     preps = set(lex()["place_prepositions"])
     spans = [(e.start, e.end) for e in entities if e.kind in ("place", "person", "organization")]
     named_at = {t.start for t in toks if any(s <= t.start < e for s, e in spans)}
+    # a word of a full name ("Ольга Кирсанова") is no town unless a preposition says so
+    people = [(e.start, e.end) for e in entities if e.kind == "person" and " " in e.text]
+    in_name = {t.start for t in toks if any(s <= t.start < e for s, e in people)}
     out: list[PlaceRef] = []
     i = 0
     while i < len(toks):
@@ -83,9 +89,11 @@ def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list
             and t.start - out[-1].end <= 6
             and i > 0
             and toks[i - 1].end <= out[-1].end + 4
+            and not any(ch in ".!?\n" for ch in text[out[-1].end : t.start])
         )
         cued = (i > 0 and toks[i - 1].lower in preps) or listed
-        if not t.is_title or not (cued or t.start in named_at or i == 0 or t.lower != t.text):
+        tried = cued or t.start in named_at or i == 0 or t.lower != t.text
+        if not t.is_title or not tried or (t.start in in_name and not cued):
             i += 1
             continue
         hit: tuple[Place, int] | None = None
