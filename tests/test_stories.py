@@ -446,6 +446,20 @@ def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
     assert 0 < SITE_CONFLICT < 1
 
 
+def test_a_site_word_naming_a_town_or_a_body_is_no_site_hit() -> None:
+    """"Church leaders" and "the mining town of" say who speaks and what kind of town it
+    is; the place hit is the wake, and a wire naming the funeral is the same story."""
+    body = " Rebels surrounded the family compound in Manguredjipa at night and opened fire."
+    church = _doc("c", "Church leaders condemn massacre of mourners in the mining town." + body)
+    wire = _doc("w", "Rebels attack funeral wake in eastern Congo, killing 18." + body)
+    index, v = _index(_corpus(church, wire))
+    assert v["c"].sites == {"site:funeral"}
+    assert not index.components(v["c"], v["w"]).site_conflict
+    mine = _doc("m", "Gunmen attack gold miners in eastern Congo, killing 18." + body)
+    other, k = _index(_corpus(mine, wire))
+    assert other.components(k["m"], k["w"]).site_conflict
+
+
 @pytest.mark.parametrize(
     ("word", "language", "english"),
     [

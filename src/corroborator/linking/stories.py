@@ -540,12 +540,26 @@ def _sites(text: str, language: str | None) -> tuple[frozenset[str], frozenset[s
     """What the first sentence (a headline, mostly) says was hit and with what (the market,
     the school, the station; a drone, a missile), and what the lead says."""
     kinds = _site_kinds()
-    first = sentences(text)[:LEAD_SENTENCES]
+    first = [_unmodified(s) for s in sentences(text)[:LEAD_SENTENCES]]
     found = [
         frozenset(kinds[t] for t in term_counts(" ".join(part), language) if t in kinds)
         for part in (first[:1], first)
     ]
     return found[0], found[1]
+
+
+@lru_cache(maxsize=1)
+def _modifier_before() -> re.Pattern[str]:
+    heads = lexicon.words("linking_site_heads.txt") | lexicon.words("places_settlements.txt")
+    plural = {h + "s" for h in lexicon.words("places_settlements.txt")}
+    alternatives = "|".join(sorted(heads | plural, key=len, reverse=True))
+    return re.compile(rf"\w+[ -](?=(?:{alternatives})\b)", re.IGNORECASE)
+
+
+def _unmodified(sentence: str) -> str:
+    """The sentence without words that only say what kind a town or body is ("the mining
+    town of", "Church leaders"): the place an attack hit is told otherwise."""
+    return _modifier_before().sub("", sentence)
 
 
 def _site_conflict(a: _Vec, b: _Vec) -> bool:
