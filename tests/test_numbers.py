@@ -152,6 +152,13 @@ CASES: list[tuple[str, list[Row]]] = [
         [("more than 45,000 members", 45000, None, False, None, None)],
     ),
     (
+        "A woman of 67 and a man of 71 were killed; a group of 40 residents was wounded.",
+        [
+            ("A woman", 1, 1, False, "killed", "women"),
+            ("40 residents", 40, 40, False, "wounded", "civilians"),
+        ],
+    ),
+    (
         "The shelling killed and wounded 20 people, while another 300 casualties were reported.",
         [
             ("20 people", 20, 20, False, None, "civilians"),
@@ -173,6 +180,9 @@ NEGATIVES = [
     "Tens of thousands of civilians fled the city after a 75-minute call.",
     "The man lost consciousness for about 20 minutes after the 24 hours of fighting.",
     "A woman in her 20s was helped by a lieutenant.",
+    # ages told after one person: "a man of 71", "his wife, 72,"
+    "The sniper wounded a man of 71 near the market.",
+    "Rescuers carried out the owner, a pensioner of 80, and his wife, 72, alive.",
 ]
 
 

@@ -335,9 +335,24 @@ def _group(noun: Token | None) -> str | None:
 
 def _skip_figure(doc: Doc, fig: _Figure) -> bool:
     tok = doc[fig.anchor]
-    if tok.ent_type_ in _SKIP_ENTS - {"DATE"} or _is_unit(doc, fig.end):
+    if tok.ent_type_ in _SKIP_ENTS - {"DATE"} or _is_unit(doc, fig.end) or _age(doc, fig):
         return True
     return re.fullmatch(r"\d{4}", tok.text) is not None and tok.ent_type_ == "DATE"
+
+
+def _age(doc: Doc, fig: _Figure) -> bool:
+    """A person's age told after them: "a man of 71", "his wife, 72, ..." (one person, so
+    the number counts no one)."""
+    if fig.start < 2 or fig.low != fig.high or fig.low is None or fig.low > 120:
+        return False
+    if _counted_noun(doc, fig.end) is not None:
+        return False  # "a group of 40 people"
+    before, person = doc[fig.start - 1], doc[fig.start - 2]
+    singular = person.tag_ == "NN" and _person_kind(person) in ("person", "group")
+    if before.lower_ == "of":
+        return singular
+    after = lower_at(doc, fig.end)
+    return before.text == "," and singular and (after in {",", ".", ")", "and"})
 
 
 def _shares_floor(doc: Doc, fig: _Figure, floor: _Figure | None) -> bool:
