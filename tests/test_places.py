@@ -206,7 +206,7 @@ def test_appositive_and_possessive_region_cues(nlp: Language) -> None:
 
 
 def test_a_name_read_as_an_organisation_near_a_region_is_a_settlement(nlp: Language) -> None:
-    """"near Umm Baru in North Darfur": the model calls the name an organisation, but only
+    """ "near Umm Baru in North Darfur": the model calls the name an organisation, but only
     a place stands between "near" and "in <region>"; with no region after it, or after a
     word other than near/outside, nothing is guessed."""
     text = (

@@ -89,7 +89,7 @@ def test_places_in_any_case(text: str, lang: str, name: str) -> None:
 
 
 def test_a_byline_surname_and_the_next_sentence_name_no_town() -> None:
-    """"Кирсанова" is a surname beside a given name (Kirsanov is a town of 18,000), and a
+    """ "Кирсанова" is a surname beside a given name (Kirsanov is a town of 18,000), and a
     capitalised "На" opening the sentence after a place is no list of places (Namibia)."""
     text = (
         "Автор: Ольга Кирсанова. Видео снято у села Пятихатки Днепропетровской области "

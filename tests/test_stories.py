@@ -447,7 +447,7 @@ def test_headlines_naming_another_site_or_weapon_score_lower() -> None:
 
 
 def test_a_site_word_naming_a_town_or_a_body_is_no_site_hit() -> None:
-    """"Church leaders" and "the mining town of" say who speaks and what kind of town it
+    """ "Church leaders" and "the mining town of" say who speaks and what kind of town it
     is; the place hit is the wake, and a wire naming the funeral is the same story."""
     body = " Rebels surrounded the family compound in Manguredjipa at night and opened fire."
     church = _doc("c", "Church leaders condemn massacre of mourners in the mining town." + body)
