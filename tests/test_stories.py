@@ -493,7 +493,7 @@ def test_concept_dictionary_gives_the_english_word(word: str, language: str, eng
 
 
 def test_arabic_words_lose_their_proclitics_and_names_keep_their_consonants() -> None:
-    from corroborator.linking import arabic
+    from corroborator.nlp.lang.arabic import words as arabic
 
     assert arabic.stem("والمستشفى") == "مستشفي"  # "and the hospital"
     assert arabic.stem("بالسوق") == "سوق"  # "in the market"
@@ -508,8 +508,8 @@ def test_arabic_words_lose_their_proclitics_and_names_keep_their_consonants() ->
 def test_arabic_names_keep_their_marks_and_latin_ones_lose_the_article() -> None:
     """A shadda (المغيّر) is part of the word, not a break in it, and the Latin spelling's
     article (al-Mughayyir) is no part of the name: both give the skeleton m-g-r."""
-    from corroborator.linking import arabic
     from corroborator.linking.stories import _skeletons
+    from corroborator.nlp.lang.arabic import words as arabic
 
     assert [w for w, _ in arabic.words("هاجم مستوطنون قرية المغيّر")][-1] == "مغير"
     assert "mgr" in _skeletons("هاجم مستوطنون قرية المغيّر أمس.", "ar")

@@ -20,9 +20,9 @@ from importlib import metadata
 
 from unidecode import unidecode
 
-from corroborator.linking import arabic
 from corroborator.nlp import lexicon
 from corroborator.nlp.gazetteer import cache_path
+from corroborator.nlp.lang.arabic import words as arabic
 from corroborator.nlp.stop_words import stop_words as spacy_stop_words
 
 MIN_FORM = 4  # shorter stems prefix too many unrelated words

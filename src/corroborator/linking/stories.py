@@ -48,10 +48,11 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
 from corroborator.forked import fork_map
-from corroborator.linking import arabic, concepts, story_model
+from corroborator.linking import concepts, story_model
 from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
 from corroborator.nlp import lexicon
+from corroborator.nlp.lang.arabic import words as arabic
 
 LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event

@@ -18,20 +18,14 @@ from functools import lru_cache
 
 from unidecode import unidecode
 
+from corroborator.nlp.lang.arabic.script import ARABIC_WORD, bare, normalise, stem
 from corroborator.nlp.lang.latin.dictionary import known
 from corroborator.nlp.stop_words import stop_words
 
-MIN_STEM = 3  # letters a word keeps after its proclitics are cut
+__all__ = ["normalise", "skeleton", "stem", "words"]
+
 MIN_SKELETON = 3  # consonants: two (t-z, r-f) are shared by too many unrelated words
 
-# letters and the marks written on them: a shadda or a vowel sign (المغيّر) would
-# otherwise cut a word in two, and neither half is the name
-_ARABIC_WORD = re.compile(r"[\u0621-\u065f\u0670-\u06d3]+")
-_MARKS = re.compile(r"[\u064b-\u065f\u0670\u0640]")  # harakat, dagger alif, tatweel
-_FOLD = str.maketrans(
-    {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي"}
-)
-_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و", "ف", "ب", "ل")
 _DIGRAPHS = {"kh": "k", "sh": "s", "th": "t", "dh": "d", "gh": "g", "ph": "f", "ch": "s"}
 _DIGRAPHS |= {"zh": "j", "ts": "s"}
 _LETTERS = str.maketrans({"q": "k", "c": "k", "v": "f", "p": "b", "x": "k"})
@@ -40,32 +34,18 @@ _REPEAT = re.compile(r"(.)\1+")
 _NOT_ASCII_LETTER = re.compile(r"[^a-z]")
 
 
-def normalise(word: str) -> str:
-    """Without diacritics and tatweel; one letter for each of alif's and yaa's forms."""
-    return _MARKS.sub("", word).translate(_FOLD)
-
-
-def stem(word: str) -> str:
-    """Normalised word without its leading proclitic group."""
-    word = normalise(word)
-    for prefix in _PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= MIN_STEM:
-            return word[len(prefix) :]
-    return word
-
-
 def words(sentence: str) -> list[tuple[str, bool]]:
     """The stems of a sentence's Arabic words that are not function words, each with
     whether it is a word of the language's dictionary (simplemma's): what is not, in a
     news text, is mostly a name (الفاشر, الشرعبي)."""
     stop = _stop_words()
-    return [(stem(w), _common(w)) for w in _ARABIC_WORD.findall(sentence) if w not in stop]
+    return [(stem(w), _common(w)) for w in ARABIC_WORD.findall(sentence) if w not in stop]
 
 
 @lru_cache(maxsize=1 << 16)
 def _common(word: str) -> bool:
-    bare = _MARKS.sub("", word)
-    return known(bare, "ar") or known(stem(bare), "ar")
+    plain = bare(word)
+    return known(plain, "ar") or known(stem(plain), "ar")
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,1 @@
+"""Arabic: its letters, its words for the story linker, and its place names."""
