@@ -30,6 +30,7 @@ from typing import Any
 from spacy.language import Language
 
 from corroborator.nlp.gazetteer_build import (
+    ARABIC,
     BIG_POPULATION,
     BUILD_VERSION,
     FIELDS,
@@ -115,6 +116,13 @@ class Gazetteer:
         if "al" in words or "el" in words:
             swapped = " ".join({"al": "el", "el": "al"}.get(w, w) for w in words)
             ids.update(self.by_norm.get(swapped, ()))
+        return self._ranked(ids)
+
+    def arabic(self, key: str) -> list[Place]:
+        """Entries with this Arabic name (`arabic_key`), biggest first."""
+        return self._ranked(self.by_norm.get(ARABIC + key, ()))
+
+    def _ranked(self, ids: Iterable[int]) -> list[Place]:
         return sorted(
             (self.places[i] for i in ids), key=lambda p: (-KINDS.index(p.kind), -p.population)
         )

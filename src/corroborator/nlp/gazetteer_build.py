@@ -33,6 +33,8 @@ from spacy.language import Language
 from unidecode import unidecode
 
 from corroborator.nlp import lexicon
+from corroborator.nlp.lang.arabic import script as arabic_script
+from corroborator.nlp.lang.arabic.script import normalise
 
 BUILD_VERSION = "5"
 MAJOR_POPULATION = 15_000
@@ -102,6 +104,15 @@ _NATIONAL = [
     (re.compile(r"yy\b"), "yi"),  # -ий: "Zelenyi"
     (re.compile(r"(?<=[aeiou])y\b"), "i"),  # -ай: "Hai"
 ]
+
+
+ARABIC = "ar:"  # lookup keys of Arabic names, which `normalize` would transliterate away
+
+
+def arabic_key(name: str) -> str:
+    """An Arabic name, folded, each word without its article: "الفاشر" -> "فاشر"."""
+    words = (normalise(w) for w in name.split())
+    return " ".join(w[2:] if w.startswith("ال") and len(w) > 4 else w for w in words)
 
 
 def national_spelling(name: str) -> str:
@@ -323,6 +334,9 @@ def build(nlp: Language | None = None) -> Index:
             if name and _cyrillic(name):
                 by_norm[normalize(name)].add(gid)  # "Пятихатки" in a Russian report
                 continue
+            if name and _script(name, "ARABIC"):
+                by_norm[ARABIC + arabic_key(name)].add(gid)  # "الفاشر" in an Arabic one
+                continue
             if not name or not _latin(name) and not (place.kind == "country" and pos == 1):
                 continue
             by_norm[normalize(name)].add(gid)
@@ -358,6 +372,7 @@ def fingerprint() -> str:
     """Hash of this module and its data tables: any edit invalidates the cache, so a stale
     cache can never make one machine extract differently from a fresh one."""
     h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(Path(arabic_script.__file__).read_bytes())
     lexicons = resources.files("corroborator.nlp").joinpath("lexicons")
     for name in sorted(p.name for p in lexicons.iterdir() if p.name.startswith("gazetteer_")):
         h.update(lexicons.joinpath(name).read_bytes())

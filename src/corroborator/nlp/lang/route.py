@@ -1,8 +1,9 @@
 """Which parts of a document go to which pipeline.
 
 English extraction on other languages yields garbage (every capitalised word a PERSON),
-so Russian and Ukrainian paragraphs go to `ru_uk`, paragraphs in any other language but
-English to `latin` (names and places only), and English ones to spaCy. A document all in
+so Russian and Ukrainian paragraphs go to `ru_uk`, Arabic ones to `arabic` (places only),
+paragraphs in any other language but English to `latin` (names and places only), and
+English ones to spaCy. A document all in
 English goes to spaCy whole.
 """
 
@@ -43,10 +44,14 @@ def plan(text: str, declared: str | None = None) -> Plan:
 def extract_other(items: list[tuple[str, dt.date | None, str]]) -> list[Extraction]:
     """Records for (text, published, language) parts, in order (one batched NER pass over
     the Russian and Ukrainian ones)."""
-    from corroborator.nlp.lang.latin.extract import extract
+    from corroborator.nlp.lang.arabic.extract import extract as arabic
+    from corroborator.nlp.lang.latin.extract import extract as latin
 
     cyrillic = [i for i, (*_, lang) in enumerate(items) if lang in CYRILLIC]
-    out = [extract(text, lang) if lang not in CYRILLIC else None for text, _, lang in items]
+    out = [
+        None if lang in CYRILLIC else arabic(text) if lang == "ar" else latin(text, lang)
+        for text, _, lang in items
+    ]
     if cyrillic:
         from corroborator.nlp.lang.ru_uk.extract import extract_many
 

@@ -10,6 +10,7 @@ language's dictionary holds that word too (it must: the dictionary is of the lan
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from corroborator.nlp.gazetteer import normalize
@@ -18,9 +19,9 @@ _PARTS = re.compile(r"\s*[()]\s*")  # "Myanmar (Birmania)": both names
 
 
 @cache
-def names(language: str) -> dict[str, str]:
-    """Normalised country name -> ISO 3166 alpha-2 code, for `language` ({} when CLDR has
-    no locale for it)."""
+def names(language: str, key: Callable[[str], str] = normalize) -> dict[str, str]:
+    """Country name (as `key` folds it) -> ISO 3166 alpha-2 code, for `language` ({} when
+    CLDR has no locale for it)."""
     from babel import Locale, UnknownLocaleError
 
     try:
@@ -33,5 +34,5 @@ def names(language: str) -> dict[str, str]:
             continue
         for part in _PARTS.split(name):
             if part:
-                out.setdefault(normalize(part), code)
+                out.setdefault(key(part), code)
     return out
