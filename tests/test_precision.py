@@ -208,6 +208,11 @@ NOT_INCIDENTS = {
         "Al-Kordi lies in the same locality as Shag Alnom, where more than 200 people were "
         "killed in a single day in July.",
     ],
+    "fiction_or_drill": [
+        "The theatre premiered a film in which an occupying officer shoots a teacher.",
+        "Pupils are reading a novel by Anna Kravets in which soldiers burn a village market.",
+        "Rescuers practised on volunteers playing the wounded of a simulated strike on a school.",
+    ],
     "private_motive": [
         "A court in Shostka jailed a man who stabbed his brother to death during a quarrel.",
         "Police in Kherson said a pensioner was killed in a robbery on Tuesday.",
@@ -304,6 +309,11 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # a real act told in a clause on a series of them, or filmed
+        "It was the latest in a series of strikes in which Russian drones killed civilians "
+        "in Kherson; a video in which soldiers shoot a prisoner was verified.",
+        ["attack_populated_area", "killing_captives"],
+    ),
     (  # a few villages, and a toll in one of them
         "Russian forces shelled three villages on Monday, killing two people in Zolochiv.",
         ["attack_populated_area"],

@@ -300,6 +300,21 @@ def imagined(trig: Token) -> bool:
     return any(_low(a) in ("imagine", "suppose") for a in list(trig.ancestors)[:4])
 
 
+def fiction(trig: Token) -> bool:
+    """'the wounded of a simulated strike', 'a film in which an officer shoots a teacher': a
+    drill's act or a plot's, not a reported one."""
+    if any(c.dep_ == "amod" and _low(c) in words()["simulated"] for c in trig.children):
+        return True
+    # the clause may hang on the author ('a novel by X in which'): its antecedent is among
+    # the few words before the noun it hangs on
+    for clause in [trig, *list(trig.ancestors)[:3]]:
+        if clause.dep_ in ("relcl", "acl"):
+            head = clause.head
+            near = head.doc[max(head.sent.start, head.i - 4) : head.i + 1]
+            return any(_low(t) in words()["fiction"] for t in near)
+    return False
+
+
 def natural_death(trig: Token) -> bool:
     """'Cholera had killed at least 25 people', 'an ebola outbreak had killed 16', 'the
     earthquake, which killed more than 3,700': a killer that is an illness or a natural

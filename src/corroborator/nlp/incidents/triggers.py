@@ -274,6 +274,7 @@ def typed_mention(
         or out_of_scope.uncharged(trig)
         or out_of_scope.charged_kind(trig)
         or out_of_scope.natural_death(trig)
+        or out_of_scope.fiction(trig)
         or out_of_scope.ordinary_crime(trig)
         or out_of_scope.exchange_of_fire(trig)
         or out_of_scope.disproved(trig)
