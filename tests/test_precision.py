@@ -208,6 +208,10 @@ NOT_INCIDENTS = {
         "Al-Kordi lies in the same locality as Shag Alnom, where more than 200 people were "
         "killed in a single day in July.",
     ],
+    "law_of_a_kind": [
+        "A commission concluded that Russian drone attacks on civilians in the Kherson region "
+        "amounted to crimes against humanity.",
+    ],
     "fiction_or_drill": [
         "The theatre premiered a film in which an occupying officer shoots a teacher.",
         "Pupils are reading a novel by Anna Kravets in which soldiers burn a village market.",

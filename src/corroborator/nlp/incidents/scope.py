@@ -148,10 +148,23 @@ def _topic(trig: Token) -> bool:
     )
 
 
+def _classed(trig: Token) -> bool:
+    """'Russian drone attacks on civilians amounted to crimes against humanity': a bare
+    plural the law is said of is a kind of act ('the attacks on Bucha constitute' points at
+    acts told elsewhere)."""
+    if (
+        trig.tag_ != "NNS"
+        or trig.dep_ != "nsubj"
+        or _low(trig.head) not in ("amount", "constitute")
+    ):
+        return False
+    return not any(c.dep_ in ("det", "poss", "nummod") for c in trig.children)
+
+
 def category(trig: Token) -> bool:
     """'a group that documents abuses', 'a monitor investigating war crimes', 'X, which
     reports on torture': a kind of act an organisation covers, not one act."""
-    if _topic(trig):
+    if _topic(trig) or _classed(trig):
         return True
     verb = _coverage_verb(trig)
     if verb is None or verb.dep_ not in ("relcl", "acl"):
