@@ -596,6 +596,19 @@ def test_toll_told_after_its_act_takes_the_place_of_that_sentence(extract) -> No
     assert {i.location.name for i in kills if i.location} == {"Ngorongo"}
 
 
+def test_a_later_act_of_the_paragraph_takes_its_village_not_the_community(extract) -> None:
+    """'... in the village of X, in the Y community. Within the hour a second drone killed a
+    driver on the road out of the same village': the village, not the community around it
+    (named closer to the act, and a town's name too)."""
+    ex = extract(
+        "A Russian drone hit a bread queue in the village of Tomyna Balka, in the Bilozerka "
+        "community, killing two people. Within the hour a second drone killed a truck driver "
+        "on the road out of the same village."
+    )
+    second = [i for i in ex.incidents if any("second drone" in m.text for m in i.mentions)]
+    assert second and {i.location.name for i in second if i.location} == {"Tomyna Balka"}
+
+
 def test_undated_act_takes_no_date_from_a_recalled_act_or_a_speakers_past(extract) -> None:
     """Outside an act's own sentences, the report's one date may be another act's ('In
     June 2023, a strike on the same depot killed 11') or a life's ('In 2009, when the

@@ -154,7 +154,10 @@ def event_date(doc: Doc, d: DateRef) -> bool:
     return not _reporting(doc, d) and not _background(doc, d)
 
 
-_DISTRICTS = r"(?:district|raion|territory|county|municipality|local government area|lga)"
+_DISTRICTS = (  # areas around villages ('the Bilozerka community', 'Khin-U township')
+    r"(?:district|raion|territory|county|municipality|local government area|lga|community"
+    r"|hromada|commune|township|chiefdom)"
+)
 _DISTRICT_AFTER = re.compile(rf"\s+{_DISTRICTS}\b", re.I)  # 'Maru | local government area'
 _DISTRICT_END = re.compile(rf"\s{_DISTRICTS}$", re.I)  # 'Bilozerka district' tagged whole
 
@@ -218,7 +221,7 @@ def choose_place(
         and not _earlier_act(doc, p, trigger)
     ]
     if scene:
-        return min(scene, key=lambda p: (_PRECISION.get(p.precision, 4), trigger - p.start))
+        return min(scene, key=lambda p: (_rank(doc, p), trigger - p.start))
     pool = [p for p in ok if not _home(doc, p)] or ok or list(places)
     if not pool:
         return None
