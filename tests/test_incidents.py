@@ -602,8 +602,8 @@ def test_a_later_act_of_the_paragraph_takes_its_village_not_the_community(extrac
     (named closer to the act, and a town's name too)."""
     ex = extract(
         "A Russian drone hit a bread queue in the village of Tomyna Balka, in the Bilozerka "
-        "community, killing two people. Within the hour a second drone killed a truck driver "
-        "on the road out of the same village."
+        "community of Ukraine's Kherson region, killing two people. Within the hour a second "
+        "drone killed a truck driver on the road out of the same village."
     )
     second = [i for i in ex.incidents if any("second drone" in m.text for m in i.mentions)]
     assert second and {i.location.name for i in second if i.location} == {"Tomyna Balka"}
