@@ -219,6 +219,7 @@ NOT_INCIDENTS = {
     ],
     "private_motive": [
         "A court in Shostka jailed a man who stabbed his brother to death during a quarrel.",
+        "In Izium, police detained a man who stabbed his neighbour during a quarrel.",
         "Police in Kherson said a pensioner was killed in a robbery on Tuesday.",
     ],
     "polarity_item": [  # 'anyone' lives under a negation, question or condition

@@ -298,11 +298,15 @@ def _hurt_no_one(tok: Token) -> bool:
 
 def ordinary_crime(trig: Token) -> bool:
     """'stabbed his neighbour to death during a quarrel', 'killed in a robbery': a crime
-    of private motive, told by the quarrel or the theft it came of."""
+    of private motive, told by the quarrel or the theft it came of; and the arrest of the
+    one who did it ('police detained a man who stabbed his neighbour during a quarrel')."""
     verb = trig if trig.pos_ == "VERB" else trig.head
+    held = [c for c in verb.children if c.dep_ in ("dobj", "nsubjpass")]
+    deeds = [v for h in held for v in h.children if v.dep_ == "relcl"]
     return any(
         c.dep_ == "prep" and _low(g) in words()["private_motive"]
-        for c in verb.children
+        for v in (verb, *deeds)
+        for c in v.children
         for g in c.children
         if g.dep_ == "pobj"
     )
