@@ -76,6 +76,7 @@ def _find(text: str) -> list[_Found]:
     i = 0
     while i < len(words):
         hit: _Found | None = None
+        n = 0
         for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
             run = words[i : i + n]
             if any(text[a[1] : b[0]] != " " for a, b in zip(run, run[1:], strict=False)):
@@ -91,9 +92,9 @@ def _find(text: str) -> list[_Found]:
             break
         if hit is None:
             i += 1
-            continue
-        out.append(hit)
-        i += next(k for k in range(1, MAX_WORDS + 1) if words[i + k - 1][1] == hit.end)
+        else:
+            out.append(hit)
+            i += n
     return out
 
 
