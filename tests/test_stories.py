@@ -516,6 +516,26 @@ def test_arabic_names_keep_their_marks_and_latin_ones_lose_the_article() -> None
     assert "mgr" in _skeletons("Settlers attacked the village of al-Mughayyir.", "en")
 
 
+def test_a_town_an_arabic_report_writes_is_no_place_conflict() -> None:
+    """The Arabic reader finds only towns GeoNames has Arabic names for (El Fasher, named in
+    passing), not the village of the attack; the English report's village, written in
+    Arabic letters (كبكابية, Kabkabiya), is no other place. Another village is."""
+    arabic_text = (
+        "قتل 27 مدنيا في هجوم لقوات الدعم السريع على سوق كبكابية غرب مدينة الفاشر "
+        "في السودان، بحسب شهود."
+    )
+    english = "RSF fighters killed 27 civilians at the market in Kabkabiya, witnesses said."
+    other = "RSF fighters killed 27 civilians at the market in Tawila, witnesses said."
+    docs = _corpus(
+        _doc("ar", arabic_text, language="ar", places=("El Fasher",)),
+        _doc("en", english, language="en", places=("Kabkabiya",)),
+        _doc("other", other, language="en", places=("Tawila",)),
+    )
+    index, v = _index(docs)
+    assert not index.components(v["ar"], v["en"]).place_conflict
+    assert index.components(v["ar"], v["other"]).place_conflict
+
+
 def test_an_arabic_retelling_links_to_the_english_report_through_names_and_concepts() -> None:
     """Arabic shares no letters with English: the concept dictionary gives its event words,
     and its names meet the English ones by their consonants (الفاشر, El Fasher). An
