@@ -34,7 +34,6 @@ from unidecode import unidecode
 
 from corroborator.nlp import lexicon
 from corroborator.nlp.lang.arabic import script as arabic_script
-from corroborator.nlp.lang.arabic.script import normalise
 
 BUILD_VERSION = "5"
 MAJOR_POPULATION = 15_000
@@ -94,10 +93,6 @@ def _latin(text: str) -> bool:
     return _script(text, "LATIN")
 
 
-def _cyrillic(text: str) -> bool:
-    return _script(text, "CYRILLIC")
-
-
 _NATIONAL = [
     (re.compile(r"(?<=[a-z])y([aeu])"), r"i\1"),  # я ю є inside a word: "Vysokopillia"
     (re.compile(r"(?<=[aeiou])yi"), "i"),  # ї after a vowel: "Mykolaiv"
@@ -111,7 +106,7 @@ ARABIC = "ar:"  # lookup keys of Arabic names, which `normalize` would translite
 
 def arabic_key(name: str) -> str:
     """An Arabic name, folded, each word without its article: "الفاشر" -> "فاشر"."""
-    words = (normalise(w) for w in name.split())
+    words = (arabic_script.normalise(w) for w in name.split())
     return " ".join(w[2:] if w.startswith("ال") and len(w) > 4 else w for w in words)
 
 
@@ -331,7 +326,7 @@ def build(nlp: Language | None = None) -> Index:
         for pos, raw in enumerate(place_names):
             # a leading ayn or hamza ("'Ārdamatā", "‘Afrīn") is not written in English text
             name = " ".join(raw.split()).strip(_APOSTROPHES + "ʿʾ")
-            if name and _cyrillic(name):
+            if name and _script(name, "CYRILLIC"):
                 by_norm[normalize(name)].add(gid)  # "Пятихатки" in a Russian report
                 continue
             if name and _script(name, "ARABIC"):
@@ -369,8 +364,9 @@ def build(nlp: Language | None = None) -> Index:
 
 
 def fingerprint() -> str:
-    """Hash of this module and its data tables: any edit invalidates the cache, so a stale
-    cache can never make one machine extract differently from a fresh one."""
+    """Hash of this module, the Arabic letter folding it keys names with, and its data
+    tables: any edit invalidates the cache, so a stale cache can never make one machine
+    extract differently from a fresh one."""
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(arabic_script.__file__).read_bytes())
     lexicons = resources.files("corroborator.nlp").joinpath("lexicons")
