@@ -213,7 +213,7 @@ NOT_INCIDENTS = {
         "amounted to crimes against humanity.",
     ],
     "fiction_or_drill": [
-        "The theatre premiered a film in which an occupying officer shoots a teacher.",
+        "The theatre premiered a feature film in which an occupying officer shoots a teacher.",
         "Pupils are reading a novel by Anna Kravets in which soldiers burn a village market.",
         "Rescuers practised on volunteers playing the wounded of a simulated strike on a school.",
     ],
@@ -314,6 +314,10 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    (  # a bare film is as often footage of a real act
+        "The SBU released a film in which Russian soldiers shoot a surrendering prisoner.",
+        ["killing_captives"],
+    ),
     (  # a real act told in a clause on a series of them, or filmed
         "It was the latest in a series of strikes in which Russian drones killed civilians "
         "in Kherson; a video in which soldiers shoot a prisoner was verified.",

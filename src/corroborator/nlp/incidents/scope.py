@@ -318,8 +318,9 @@ def imagined(trig: Token) -> bool:
 
 
 def fiction(trig: Token) -> bool:
-    """'the wounded of a simulated strike', 'a film in which an officer shoots a teacher': a
-    drill's act or a plot's, not a reported one."""
+    """'the wounded of a simulated strike', 'a novel in which soldiers burn a market', 'the
+    feature film ..., in which an officer shoots a teacher': a drill's act or a plot's, not
+    a reported one."""
     if any(c.dep_ == "amod" and _low(c) in words()["simulated"] for c in trig.children):
         return True
     # the clause may hang on the author ('a novel by X in which'): its antecedent is among
@@ -328,8 +329,14 @@ def fiction(trig: Token) -> bool:
         if clause.dep_ in ("relcl", "acl"):
             head = clause.head
             near = head.doc[max(head.sent.start, head.i - 4) : head.i + 1]
-            return any(_low(t) in words()["fiction"] for t in near)
+            return any(_low(t) in words()["fiction"] or _feature_film(t) for t in near)
     return False
+
+
+def _feature_film(tok: Token) -> bool:
+    """'the feature film', 'an animated film': a film that is a work, not footage ('the SBU
+    released a film in which soldiers shoot a prisoner')."""
+    return _low(tok) == "film" and any(_low(c) in words()["feature"] for c in tok.children)
 
 
 def natural_death(trig: Token) -> bool:
