@@ -318,6 +318,10 @@ STILL_INCIDENTS = [
         "The SBU released a film in which Russian soldiers shoot a surrendering prisoner.",
         ["killing_captives"],
     ),
+    (  # 'playing' is no play
+        "Boys were playing football in a yard where Russian soldiers shot two of them dead.",
+        ["killing_civilians"],
+    ),
     (  # a real act told in a clause on a series of them, or filmed
         "It was the latest in a series of strikes in which Russian drones killed civilians "
         "in Kherson; a video in which soldiers shoot a prisoner was verified.",

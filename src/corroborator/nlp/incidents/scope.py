@@ -329,14 +329,18 @@ def fiction(trig: Token) -> bool:
         if clause.dep_ in ("relcl", "acl"):
             head = clause.head
             near = head.doc[max(head.sent.start, head.i - 4) : head.i + 1]
-            return any(_low(t) in words()["fiction"] or _feature_film(t) for t in near)
+            return any(_work(t) for t in near)
     return False
 
 
-def _feature_film(tok: Token) -> bool:
-    """'the feature film', 'an animated film': a film that is a work, not footage ('the SBU
-    released a film in which soldiers shoot a prisoner')."""
-    return _low(tok) == "film" and any(_low(c) in words()["feature"] for c in tok.children)
+def _work(tok: Token) -> bool:
+    """A noun naming a work of fiction: 'a novel', 'the feature film', not a bare film (the
+    SBU 'released a film in which soldiers shoot a prisoner') nor the verb 'play'."""
+    if tok.pos_ != "NOUN":
+        return False
+    if _low(tok) == "film":
+        return any(_low(c) in words()["feature"] for c in tok.children)
+    return _low(tok) in words()["fiction"]
 
 
 def natural_death(trig: Token) -> bool:
