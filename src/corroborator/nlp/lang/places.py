@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corroborator.models import PlaceRef
+from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp.gazetteer import Place
 
 PRECISION = {"city": "settlement", "admin2": "admin2", "admin1": "admin1", "country": "country"}
@@ -22,3 +22,8 @@ def place_ref(text: str, start: int, end: int, place: Place) -> PlaceRef:
         place.country,
         PRECISION.get(place.kind, "unknown"),
     )
+
+
+def place_entities(places: list[PlaceRef]) -> list[EntityMention]:
+    """The places as entity mentions, as the English pipeline records its place names."""
+    return [EntityMention(p.start, p.end, p.text, "place", "LOC", p.name) for p in places]

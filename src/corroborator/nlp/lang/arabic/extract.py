@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from corroborator.models import EntityMention, Extraction
+from corroborator.models import Extraction
 from corroborator.nlp.lang.arabic import places
+from corroborator.nlp.lang.places import place_entities
 
 
 def extract(text: str) -> Extraction:
     ex = Extraction()
     ex.places = places.resolve(text)
-    ex.entities = [EntityMention(p.start, p.end, p.text, "place", "LOC", p.name) for p in ex.places]
+    ex.entities = place_entities(ex.places)
     return ex

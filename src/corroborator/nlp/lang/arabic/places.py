@@ -18,8 +18,8 @@ from corroborator.models import PlaceRef
 from corroborator.nlp import gazetteer
 from corroborator.nlp.gazetteer import Place
 from corroborator.nlp.gazetteer_build import arabic_key
+from corroborator.nlp.lang import countries
 from corroborator.nlp.lang.arabic.script import ARABIC_WORD, MIN_STEM, PREFIXES, bare
-from corroborator.nlp.lang.latin import countries
 from corroborator.nlp.lang.latin.dictionary import known
 from corroborator.nlp.lang.places import place_ref
 from corroborator.nlp.stop_words import stop_words

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from corroborator.models import EntityMention, Extraction
+from corroborator.models import Extraction
 from corroborator.nlp.lang.latin import names, places
 from corroborator.nlp.lang.latin.words import words
+from corroborator.nlp.lang.places import place_entities
 
 
 def extract(text: str, language: str) -> Extraction:
@@ -14,8 +15,7 @@ def extract(text: str, language: str) -> Extraction:
     placed = [(p.start, p.end) for p in ex.places]
     rest = [r for r in runs if not any(a < r[-1].end and r[0].start < b for a, b in placed)]
     ex.entities = sorted(
-        names.entities(text, rest, language)
-        + [EntityMention(p.start, p.end, p.text, "place", "LOC", p.name) for p in ex.places],
+        names.entities(text, rest, language) + place_entities(ex.places),
         key=lambda e: e.start,
     )
     return ex

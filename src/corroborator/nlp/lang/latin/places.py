@@ -23,7 +23,7 @@ from typing import NamedTuple
 from corroborator.models import PlaceRef
 from corroborator.nlp import gazetteer, lexicon
 from corroborator.nlp.gazetteer import Place
-from corroborator.nlp.lang.latin import countries
+from corroborator.nlp.lang import countries
 from corroborator.nlp.lang.latin.dictionary import known
 from corroborator.nlp.lang.latin.words import NOUNS_CAPITALISED, PARTICLES, Word, ordinary
 from corroborator.nlp.lang.places import PRECISION, place_ref

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from corroborator.models import EntityMention, Extraction
+from corroborator.nlp.lang.places import place_entities
 from corroborator.nlp.lang.ru_uk import dates, entities, incidents, numbers, places, quotes
 from corroborator.nlp.lang.ru_uk.text import is_name_word, nominative, sentences, tokens
 
@@ -33,9 +34,7 @@ def extract(
     trimmed = [t for e in named if (t := _trim(text, e, placed)) is not None]
     kept = [p for t in trimmed if (p := _person(text, t, language) if t.kind == "person" else t)]
     ex.entities = sorted(
-        kept
-        + entities.forces(text, toks)
-        + [EntityMention(p.start, p.end, p.text, "place", "LOC", p.name) for p in ex.places],
+        kept + entities.forces(text, toks) + place_entities(ex.places),
         key=lambda e: e.start,
     )
     ex.dates = dates.find(text, toks, published)
