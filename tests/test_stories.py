@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,15 @@ def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> Non
         for d in near
     ]
     stories = assign_stories(far)
+    assert stories[pair[0]] != stories[pair[1]]
+    # ... unless both tell an incident in one village: a report months on is its follow-up
+    town = next(p for p in near[0].places if p in near[1].places)
+    village = [replace(d, event_place=town, event_population=3_000) for d in far]
+    stories = assign_stories(village)
+    assert stories[pair[0]] == stories[pair[1]]
+    # a city's name recurs in story after story
+    city = [replace(d, event_place=town, event_population=300_000) for d in far]
+    stories = assign_stories(city)
     assert stories[pair[0]] != stories[pair[1]]
 
 

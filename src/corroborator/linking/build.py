@@ -30,6 +30,7 @@ from corroborator.linking import (
 )
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
+from corroborator.nlp import gazetteer
 from corroborator.storage.db import Store
 
 
@@ -327,7 +328,20 @@ def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, Any]:
     date = main.get("date") or {}
     day = date.get("start") if date.get("precision") == "day" else None
     killed = (main.get("killed") or {}).get("low")
-    return {"event_place": main["location"]["name"], "event_day": day, "event_killed": killed}
+    return {
+        "event_place": main["location"]["name"],
+        "event_day": day,
+        "event_killed": killed,
+        "event_population": _population(main["location"].get("geonames_id")),
+    }
+
+
+def _population(geonames_id: int | None) -> int | None:
+    """GeoNames' count of the people of a town (0 where it has none: mostly villages)."""
+    if geonames_id is None:
+        return None
+    places = gazetteer.load().places
+    return places[geonames_id].population if geonames_id in places else None
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:

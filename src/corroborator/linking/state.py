@@ -115,6 +115,7 @@ def vec_json(vec: stories._Vec) -> str:
             "event_place": vec.event_place,
             "event_day": vec.event_day,
             "event_killed": vec.event_killed,
+            "event_small": vec.event_small,
             "sites": sorted(vec.sites),
             "lead_sites": sorted(vec.lead_sites),
             "skeletons": sorted(vec.skeletons),
@@ -144,6 +145,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         d.get("event_place", ""),  # vectors stored before these were kept
         d.get("event_day"),
         d.get("event_killed"),
+        d.get("event_small", False),
         frozenset(d.get("sites", ())),
         frozenset(d.get("lead_sites", ())),
         frozenset(d.get("skeletons", ())),
