@@ -979,6 +979,12 @@ def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
             "witness, a farmer who now lives in Kyiv, said soldiers had shot a teacher too.",
             [("killing_civilians", "Borodianka")],
         ),
+        # where a court hears the case is not where the act was
+        (
+            "A court in Dnipro on Wednesday sentenced a Russian soldier to life in prison for "
+            "the killing of two civilians.\n\nHis unit was stationed near Pokrovsk.",
+            [("killing_civilians", "Pokrovsk")],
+        ),
         # a plain 'after' clause may be the same scene: its place stays usable
         (
             "A soldier was shot dead by his own commander after the unit was ordered to open "

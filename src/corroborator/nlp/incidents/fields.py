@@ -2,7 +2,7 @@
 
 Not every place or date in a report's sentence is the act's: "Kharkiv regional Gov."
 names an official, "fleeing towards Chad" a destination, "a nurse from Mykolaiv" a
-home town, "days after a strike in Kharkiv" another act, "a report published last week"
+home town, "a court in Dnipro" where the case is heard, "days after a strike in Kharkiv" another act, "a report published last week"
 the report, "since seizing power in 2021" the background. The place is the most specific
 one left in the mention sentences, else the document's main place; the date is the most
 precise event date in the mention sentences, else one in their paragraph, else the
@@ -116,6 +116,22 @@ def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
     return False
 
 
+def _court(doc: Doc, p: PlaceRef) -> bool:
+    """'A court in Dnipro sentenced ...', 'was tried in Koblenz', 'the Dnipro court': where
+    the case is heard, not where the act was."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None:
+        return False
+    court = words()["court"]
+    if tok.dep_ == "compound":
+        return tok.head.lemma_.lower() in court
+    return (
+        tok.dep_ == "pobj"
+        and tok.head.lower_ in ("in", "at")
+        and tok.head.head.lemma_.lower() in court
+    )
+
+
 _DASHES = ("—", "–", " - ", "--")
 
 
@@ -139,13 +155,17 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 def _usable(doc: Doc, p: PlaceRef) -> bool:
     return not (
-        _in_title(doc, p) or _destination(doc, p) or _dateline(doc, p) or _residence(doc, p)
+        _in_title(doc, p)
+        or _destination(doc, p)
+        or _dateline(doc, p)
+        or _residence(doc, p)
+        or _court(doc, p)
     )
 
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
-    """A place that can be the act's: not a dateline, an office title, a destination or
-    where a witness lives."""
+    """A place that can be the act's: not a dateline, an office title, a destination,
+    where a witness lives or where a court sits."""
     return _usable(doc, p)
 
 
