@@ -17,6 +17,7 @@ from corroborator.linking.stories import (
     BLOCK_NAMES_FOREIGN,
     DAY_DISCOUNT,
     SITE_CONFLICT,
+    THRESHOLD,
     TOLL_DISCOUNT,
     StoryDoc,
     StoryIndex,
@@ -161,6 +162,19 @@ def test_a_report_bridging_two_partial_tellings_merges_their_stories() -> None:
     assert index.story_of == {"a": "a", "b": "a", "c": "a"}
     assert index.moved == {"c": "a"}  # what incremental linking rewrites in the database
     assert assign_stories([full, note, wire]) == index.story_of
+
+
+@pytest.mark.parametrize(("other", "joins"), [(0.25, True), (0.1, False)])
+def test_a_report_close_to_one_member_joins_unless_another_is_unalike(
+    other: float, joins: bool
+) -> None:
+    """A fact-check close to a story's wire (0.6) but sharing less with its trial report,
+    which leads with the verdict, joins the story; a report that shares almost nothing
+    with one member is more likely a look-alike, and the members' mean decides."""
+    index = StoryIndex()
+    index.members = {"s": ["wire", "trial"], "t": ["check"]}
+    index._sims = {("check", "wire"): 0.6, ("check", "trial"): other}
+    assert (index.linkage("s", "t") >= THRESHOLD) is joins
 
 
 def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> None:
