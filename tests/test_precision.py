@@ -1010,6 +1010,19 @@ def test_passive_beating_of_a_held_person_is_torture(types_of) -> None:
     assert types_of("The champions were beaten in the final by a younger side.") == []
 
 
+def test_keeping_a_thing_somewhere_holds_no_one(types_of) -> None:
+    """A custody verb ('keep', 'hold') over an object that names no person is no detention,
+    whatever follows the object in apposition; over people it is one."""
+    folder = (
+        "In a rented room in Zaporizhzhia, a mother keeps a folder with everything in it: "
+        "photocopies of her son's papers and the receipt for a courier."
+    )
+    assert types_of(folder) == []
+    assert types_of("Soldiers kept dozens of men in the school basement for a week.") == [
+        "abduction_detention"
+    ]
+
+
 def test_act_dated_to_an_earlier_month_and_year_is_background(types_of) -> None:
     assert (
         types_of("In March 2022, an air strike on the theatre in Mariupol killed hundreds.") == []
@@ -1017,6 +1030,30 @@ def test_act_dated_to_an_earlier_month_and_year_is_background(types_of) -> None:
     assert types_of("An air strike on the theatre in Mariupol killed dozens on Tuesday.") == [
         "attack_populated_area"
     ]
+    # ... over every act the sentence joins to it, past a victim's age
+    recalled = (
+        "Settlers shot a shepherd near Duma on Friday, his family said.\n\nNone of this is new "
+        "here. In July 2015 settlers firebombed the Salem home in Duma; Omar, 18 months old, "
+        "burned to death, and his parents died of their wounds."
+    )
+    assert types_of(recalled) == ["killing_civilians"]
+
+
+def test_an_act_told_after_this_one_lends_it_no_date() -> None:
+    """The report's one date, on an act of its own told after this one, is that act's day;
+    told before it, it may be the day whose news goes on."""
+    import datetime as dt
+
+    def dates(text: str) -> dict[str, str | None]:
+        ctx = DocContext(doc=load_nlp()(text), published=dt.date(2025, 5, 12))
+        for stage in default_stages():
+            stage(ctx)
+        return {i.type: i.date.start if i.date else None for i in ctx.extraction.incidents}
+
+    shepherd = "Settlers shot a shepherd in Khirbet Zanuta, his brother said."
+    burned = "On 14 March, settlers burned six homes and a car in the hamlet."
+    assert dates(f"{shepherd}\n\n{burned}") == {"killing_civilians": None, "other": "2025-03-14"}
+    assert dates(f"{burned}\n\n{shepherd}")["killing_civilians"] == "2025-03-14"
 
 
 def test_a_report_dating_its_own_news_to_the_day_keeps_the_toll() -> None:

@@ -382,7 +382,7 @@ def choose_date(
 ) -> DateRef | None:
     """Most precise event date in the mention spans, else a recap sentence's date, else
     one in the paragraph, else the document's only event date in a sentence that tells an
-    act (`told`). Outside the mention spans, a date in a sentence that recalls another act
+    act (`told`), told before this one. Outside the mention spans, a date in a sentence that recalls another act
     (`others`: "In April 2022, a missile attack on the station killed 60") is that act's,
     and one in a sentence of no act ("In 2006, when the building collapsed, I was a
     student") dates the speaker's life, not this act."""
@@ -398,6 +398,9 @@ def choose_date(
             return min(
                 pool, key=lambda d: (_DATE_PRECISION.get(d.precision, 4), abs(d.start - trigger))
             )
-    if len({(d.date_start, d.date_end) for d in acts}) == 1:
-        return acts[0]
+    # a date told before the act may be that day's news carried on; one told only after
+    # it is another act's ('In March, settlers burned six homes' past a shepherd's killing)
+    before = [d for d in acts if d.start < trigger]
+    if len({(d.date_start, d.date_end) for d in acts}) == 1 and before:
+        return before[0]
     return None
