@@ -374,8 +374,11 @@ def earlier_year(trig: Token) -> bool:
     # strike ... killed 17': 'year' modifies 'strike')
     heads = [trig] if verb is None or verb.i == trig.i else [trig, verb]
     heads += [c for c in heads[-1].children if c.dep_ in ("nsubj", "nsubjpass")]
-    if verb is not None and verb.dep_ == "conj" and not _timed(verb):
-        heads.append(verb.head)  # 'was burned in June 2021 ... and a couple died'
+    # 'was burned in June 2021 ... and a couple died', 'firebombed a home in July 2015;
+    # a boy burned to death, and his parents died': the time of the first of the acts
+    while verb is not None and verb.dep_ == "conj" and not _timed(verb) and verb.head.i != verb.i:
+        verb = verb.head
+        heads.append(verb)
     for c in (c for h in heads for c in h.children):
         if c.dep_ not in ("npadvmod", "advmod", "prep"):
             continue
@@ -402,8 +405,13 @@ def _in_clause(tok: Token, top: Token) -> bool:
 
 
 def _timed(verb: Token) -> bool:
-    """The clause says when, in its own words."""
-    return any(t.ent_type_ in ("DATE", "TIME") for t in _own_words(verb))
+    """The clause says when, in its own words (an age, '18 months old', is no when)."""
+    return any(t.ent_type_ in ("DATE", "TIME") and not _age(t) for t in _own_words(verb))
+
+
+def _age(tok: Token) -> bool:
+    ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
+    return ent is not None and ent[-1].lower_ == "old"
 
 
 def _then(verb: Token) -> bool:

@@ -185,6 +185,9 @@ def _custody(trig: Token) -> bool:
         return False  # 'drove me to the edge of the city and left me there': set free
     if passing.by_routine(trig):
         return False  # 'twice a week they took us to the shower': on people already held
+    objects = [c for c in trig.children if c.dep_ == "dobj"]
+    if objects and all(_thing(c) for c in objects):
+        return False  # 'in a rented room she keeps a folder': no person is held
     for c in trig.children:
         if c.dep_ in ("prt", "advmod") and c.lower_ == "away" and kind == "moved":
             return True
@@ -196,6 +199,18 @@ def _custody(trig: Token) -> bool:
         if (kind == "moved" and c.lower_ in _MOVED) or (kind == "into" and c.lower_ == "into"):
             return not any(w in _CARE or w in _ROUTINE for w in where)
     return False
+
+
+def _thing(obj: Token) -> bool:
+    """A common noun that names no person by itself or by what it counts ('a folder', not
+    'dozens of men'); what follows it in apposition is not read ('a folder: photocopies of
+    her son's papers')."""
+    if obj.pos_ != "NOUN" or obj.ent_type_ in ("PERSON", "NORP"):
+        return False
+    counted = [g for c in obj.children if c.lower_ == "of" for g in c.children]
+    words = [t for t in obj.subtree if t.i <= obj.i]
+    own = is_person(obj) and not victim_groups(noun_group(obj))  # a person by its own word
+    return not (own or victim_groups(words) or any(is_person(g) for g in counted))
 
 
 def retold_custody(m: Mention) -> bool:
