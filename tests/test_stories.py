@@ -164,7 +164,7 @@ def test_a_report_bridging_two_partial_tellings_merges_their_stories() -> None:
     assert assign_stories([full, note, wire]) == index.story_of
 
 
-@pytest.mark.parametrize(("other", "joins"), [(0.25, True), (0.1, False)])
+@pytest.mark.parametrize(("other", "joins"), [(0.35, True), (0.2, False)])
 def test_a_report_close_to_one_member_joins_unless_another_is_unalike(
     other: float, joins: bool
 ) -> None:
