@@ -105,6 +105,8 @@ FOLDERS = {
     "blind42": ROOT / "tests/fixtures/retellings/blind42",
     "blind43": ROOT / "tests/fixtures/retellings/blind43",
     "blind44": ROOT / "tests/fixtures/retellings/blind44",
+    "blind45": ROOT / "tests/fixtures/retellings/blind45",
+    "blind46": ROOT / "tests/fixtures/retellings/blind46",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -147,6 +149,8 @@ HELD = (
     "blind42",
     "blind43",
     "blind44",
+    "blind45",
+    "blind46",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
