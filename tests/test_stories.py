@@ -199,6 +199,11 @@ def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> Non
     village = [replace(d, event_place=town, event_population=3_000) for d in far]
     stories = assign_stories(village)
     assert stories[pair[0]] == stories[pair[1]]
+    # ... or one tells it there and the other, with no incident or town read, names it
+    unread = replace(village[1], event_place=None, event_population=None, places=())
+    named = [village[0], unread]
+    stories = assign_stories(named)
+    assert stories[pair[0]] == stories[pair[1]]
     # a city's name recurs in story after story
     city = [replace(d, event_place=town, event_population=300_000) for d in far]
     stories = assign_stories(city)

@@ -496,8 +496,9 @@ def _same_event_place(a: _Vec, b: _Vec) -> bool:
 
 
 def _follow_up(a: _Vec, b: _Vec) -> bool:
-    """Both reports' main incidents happened in one village or small town: a report months
-    on may be that story's follow-up (see FOLLOW_UP_POPULATION)."""
+    """One report's main incident happened in a village or small town that the other
+    names (or places its own main incident in): a report months on may be that story's
+    follow-up (see FOLLOW_UP_POPULATION)."""
     if _other_day(a, b):
         return False
     return _small_place_in(a, b) or _small_place_in(b, a)
@@ -508,8 +509,7 @@ def _small_place_in(a: _Vec, b: _Vec) -> bool:
         return False
     if b.event_small and _one_spelling(a.event_place, b.event_place):
         return True
-    key = "e:" + name_key(a.event_place)
-    return key in b.places
+    return _mentions(b, "e:" + name_key(a.event_place))
 
 
 def _other_day(a: _Vec, b: _Vec) -> bool:
