@@ -76,11 +76,12 @@ DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
 MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
 WINDOW_DAYS = 30  # dated documents further apart than this are never candidates ...
-# ... unless both tell a main incident in one village or small town of fewer people than
-# this: months later a trial, an exhumation or an appeal still names it, and few other
-# incidents happen there (a city's name recurs in story after story). Of the blind sets'
-# pairs beyond the window whose main incident's town agrees, the 7 of one story were in
-# such places, 20 of the 22 look-alikes in cities (Kherson, Dnipro, Lozova)
+# ... unless one tells a main incident in a village or small town of fewer people than
+# this and the other names it: months later a trial, an exhumation or an appeal still
+# names the village, and few other incidents happen there (a city's name recurs in story
+# after story). Of the blind sets' pairs beyond the window whose main incident's town
+# agrees, the 7 of one story were in such places, 20 of the 22 look-alikes in cities
+# (Kherson, Dnipro, Lozova); 50,000 people cost seedtell3 .841 -> .800
 FOLLOW_UP_POPULATION = 20_000
 HALF_LIFE_DAYS = 14.0  # date closeness halves the score every this many days beyond 2
 W_TEXT = 0.7
@@ -505,6 +506,7 @@ def _follow_up(a: _Vec, b: _Vec) -> bool:
 
 
 def _small_place_in(a: _Vec, b: _Vec) -> bool:
+    """`a`'s main incident is in a small place that `b` places its own in or names."""
     if not a.event_small:
         return False
     if b.event_small and _one_spelling(a.event_place, b.event_place):
@@ -939,7 +941,7 @@ class StoryIndex:
 
     def similarity(self, a: _Vec, b: _Vec) -> float:
         """How likely the two reports tell one story (`story_model`), 0 when published
-        further apart than WINDOW_DAYS."""
+        further apart than WINDOW_DAYS and no follow-up (`_follow_up`)."""
         parts = self.pair_parts(a, b)
         if parts is None:
             return 0.0
@@ -954,7 +956,8 @@ class StoryIndex:
 
     def pair_parts(self, a: _Vec, b: _Vec) -> dict[str, float] | None:
         """The named parts of the evidence that two reports tell one story (the model's
-        inputs), or None when they were published further apart than WINDOW_DAYS."""
+        inputs), or None when they were published further apart than WINDOW_DAYS and
+        neither follows the other up; a follow-up counts as WINDOW_DAYS apart."""
         gap = abs(a.day - b.day) if a.day is not None and b.day is not None else None
         if gap is not None and gap > WINDOW_DAYS:
             if not _follow_up(a, b):
@@ -989,7 +992,8 @@ class StoryIndex:
         return max(self._idf(t) for t in shared) / top
 
     def candidates(self, vec: _Vec) -> set[str]:
-        """Documents sharing a block key (rare term or entity), within the date window."""
+        """Documents sharing a block key (rare term or entity), within the date window or
+        following one up."""
         hits: Counter[str] = Counter()
         for key in lookup_keys(vec.blocks):
             postings = self._postings.get(key, ())

@@ -2,8 +2,9 @@
 
 Not every place or date in a report's sentence is the act's: "Kharkiv regional Gov."
 names an official, "fleeing towards Chad" a destination, "a nurse from Mykolaiv" a
-home town, "a court in Dnipro" where the case is heard, "days after a strike in Kharkiv" another act, "a report published last week"
-the report, "since seizing power in 2021" the background. The place is the most specific
+home town, "a court in Dnipro" where the case is heard, "days after a strike in Kharkiv"
+another act, "a report published last week" the report, "since seizing power in 2021"
+the background. The place is the most specific
 one left in the mention sentences, else the document's main place; the date is the most
 precise event date in the mention sentences, else one in their paragraph, else the
 document's only event date in a sentence that tells an act; outside the mention sentences,
@@ -382,10 +383,10 @@ def choose_date(
 ) -> DateRef | None:
     """Most precise event date in the mention spans, else a recap sentence's date, else
     one in the paragraph, else the document's only event date in a sentence that tells an
-    act (`told`), told before this one. Outside the mention spans, a date in a sentence that recalls another act
-    (`others`: "In April 2022, a missile attack on the station killed 60") is that act's,
-    and one in a sentence of no act ("In 2006, when the building collapsed, I was a
-    student") dates the speaker's life, not this act."""
+    act (`told`), told before this one. Outside the mention spans, a date in a sentence
+    that recalls another act (`others`: "In April 2022, a missile attack on the station
+    killed 60") is that act's, and one in a sentence of no act ("In 2006, when the building
+    collapsed, I was a student") dates the speaker's life, not this act."""
     ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
     near = [d for d in ok if not any(lo <= d.start < hi for lo, hi in others)]
     acts = [d for d in near if any(lo <= d.start < hi for lo, hi in told)]

@@ -410,6 +410,7 @@ def _timed(verb: Token) -> bool:
 
 
 def _age(tok: Token) -> bool:
+    """A word of a DATE entity that tells how old someone is ('18 months old')."""
     ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
     return ent is not None and ent[-1].lower_ == "old"
 
