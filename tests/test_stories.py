@@ -177,6 +177,15 @@ def test_a_report_close_to_one_member_joins_unless_another_is_unalike(
     assert (index.linkage("s", "t") >= THRESHOLD) is joins
 
 
+def test_a_turkish_name_loses_its_case_ending_and_is_spelled_as_english_spells_it() -> None:
+    """'Ramallah'a', 'Sincil köyüne': the Turkish report names Ramallah and Sinjil as its
+    English telling does; a word the concept dictionary knows keeps its spelling."""
+    english = term_counts("Settlers attacked Sinjil, a village near Ramallah, on Friday.")
+    turkish = term_counts("Yerleşimciler cuma günü Ramallah'a bağlı Sincil köyüne saldırdı.", "tr")
+    names = {t for t in english if t.startswith("@")} - {"@friday"}
+    assert names and names <= set(turkish), (names, turkish)
+
+
 def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> None:
     pair = ("market_wire.txt", "market_courier.html")
     near = [d for d in example_docs if d.doc_id in pair]

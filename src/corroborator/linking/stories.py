@@ -171,6 +171,11 @@ _ELIDED = re.compile(
     r"^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu|un|all|dall|dell|nell|sull|coll|"
     r"quell|quest|sant|nessun)'(?=[A-Za-z])"
 )
+# A Turkish name: its case ending after an apostrophe comes off (Ramallah'a, Sincil'de), and
+# its letters are spelled as English spells the sounds (Sincil is Sinjil, Şam is Sham);
+# left as they were, a Turkish report shared no name with its English telling.
+_TURKISH_NAME = re.compile(r"\b([A-ZÇĞİÖŞÜ][\wçğıöşüÇĞİÖŞÜ]*)(?:['’][a-zçğıöşü]{1,5})?\b")
+_TURKISH_SOUNDS = str.maketrans({"c": "j", "C": "J", "ç": "ch", "Ç": "Ch", "ş": "sh", "Ş": "Sh"})
 # the Arabic article in Latin letters, in its sun-letter forms (al-Bab, el-Fasher, ash-Sham)
 _ARTICLE = re.compile(r"^(?i:al|el|ad|adh|an|ar|as|ash|at|ath|az|ed|en|er|es|et|ez)-(?=[A-Z])")
 _VOWELS = re.compile(r"[aeiouy]+")
@@ -327,6 +332,8 @@ def read_terms(text: str, language: str | None) -> tuple[dict[str, float], dict[
     stop = _stop_words(foreign) if foreign else STOP_WORDS
     counts: defaultdict[str, float] = defaultdict(float)
     said: defaultdict[str, float] = defaultdict(float)
+    if language == "tr":
+        text = _TURKISH_NAME.sub(_turkish_name, text)
     split, named = _split(text)
     for i, sent_words in enumerate(split):
         weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
@@ -338,6 +345,16 @@ def read_terms(text: str, language: str | None) -> tuple[dict[str, float], dict[
             if english and not name and (head := concepts.english_headword(w.lower())):
                 said[_stem(head)] += weight
     return counts, said if english else _headword_terms(counts)
+
+
+def _turkish_name(m: re.Match[str]) -> str:
+    """A capitalised Turkish word without its case ending, spelled as English would spell a
+    name (a word the concept dictionary translates, 'Çocuklar' opening a sentence, is left
+    as written)."""
+    word = m.group(1)
+    if concepts.english(unidecode(word).lower(), "tr"):
+        return word
+    return word.translate(_TURKISH_SOUNDS)
 
 
 def _headword_terms(counts: dict[str, float]) -> dict[str, float]:
