@@ -107,6 +107,7 @@ FOLDERS = {
     "blind44": ROOT / "tests/fixtures/retellings/blind44",
     "blind45": ROOT / "tests/fixtures/retellings/blind45",
     "blind46": ROOT / "tests/fixtures/retellings/blind46",
+    "blind47": ROOT / "tests/fixtures/retellings/blind47",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -151,6 +152,7 @@ HELD = (
     "blind44",
     "blind45",
     "blind46",
+    "blind47",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
