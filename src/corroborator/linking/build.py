@@ -340,8 +340,8 @@ def _population(geonames_id: int | None) -> int | None:
     """GeoNames' count of the people of a town (0 where it has none: mostly villages)."""
     if geonames_id is None:
         return None
-    places = gazetteer.load().places
-    return places[geonames_id].population if geonames_id in places else None
+    place = gazetteer.load().places.get(geonames_id)
+    return place.population if place is not None else None
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:

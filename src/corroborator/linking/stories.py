@@ -53,6 +53,7 @@ from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
 from corroborator.nlp import lexicon
 from corroborator.nlp.lang.arabic import words as arabic
+from corroborator.nlp.lang.latin.words import case_stem
 
 LEAD_SENTENCES = 3
 LEAD_WEIGHT = 2.0  # lead terms count this many times more: the lead names the main event
@@ -174,7 +175,7 @@ _ELIDED = re.compile(
 # A Turkish name: its case ending after an apostrophe comes off (Ramallah'a, Sincil'de), and
 # its letters are spelled as English spells the sounds (Sincil is Sinjil, Şam is Sham);
 # left as they were, a Turkish report shared no name with its English telling.
-_TURKISH_NAME = re.compile(r"\b([A-ZÇĞİÖŞÜ][\wçğıöşüÇĞİÖŞÜ]*)(?:['’][a-zçğıöşü]{1,5})?\b")
+_TURKISH_NAME = re.compile(r"\b[A-ZÇĞİÖŞÜ][^\W\d_]*(?:['’][^\W\d_]+)?")
 _TURKISH_SOUNDS = str.maketrans({"c": "j", "C": "J", "ç": "ch", "Ç": "Ch", "ş": "sh", "Ş": "Sh"})
 # the Arabic article in Latin letters, in its sun-letter forms (al-Bab, el-Fasher, ash-Sham)
 _ARTICLE = re.compile(r"^(?i:al|el|ad|adh|an|ar|as|ash|at|ath|az|ed|en|er|es|et|ez)-(?=[A-Z])")
@@ -351,7 +352,7 @@ def _turkish_name(m: re.Match[str]) -> str:
     """A capitalised Turkish word without its case ending, spelled as English would spell a
     name (a word the concept dictionary translates, 'Çocuklar' opening a sentence, is left
     as written)."""
-    word = m.group(1)
+    word = case_stem(m.group())
     if concepts.english(unidecode(word).lower(), "tr"):
         return word
     return word.translate(_TURKISH_SOUNDS)

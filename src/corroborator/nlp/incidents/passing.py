@@ -411,8 +411,10 @@ def _timed(verb: Token) -> bool:
 
 def _age(tok: Token) -> bool:
     """A word of a DATE entity that tells how old someone is ('18 months old')."""
-    ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
-    return ent is not None and ent[-1].lower_ == "old"
+    end = tok.i
+    while end + 1 < len(tok.doc) and tok.doc[end + 1].ent_iob_ == "I":
+        end += 1
+    return tok.doc[end].lower_ == "old"
 
 
 def _then(verb: Token) -> bool:

@@ -43,12 +43,17 @@ def words(text: str) -> list[Word]:
     for m in _WORD.finditer(text):
         first = not out or bool(_SENTENCE_END.search(text, prev, m.start()))
         word = m.group()
-        stem = _SUFFIXED.match(word) if word[:1].isupper() else None
-        if stem is not None:
-            word = stem.group()
+        if word[:1].isupper():
+            word = case_stem(word)
         out.append(Word(m.start(), m.start() + len(word), word, first))
         prev = m.end()
     return out
+
+
+def case_stem(word: str) -> str:
+    """A name without the case ending set off after an apostrophe ('Derkuş'ta' -> 'Derkuş')."""
+    stem = _SUFFIXED.match(word)
+    return stem.group() if stem is not None else word
 
 
 def capitalised_inside(ws: list[Word]) -> frozenset[str]:
