@@ -524,12 +524,9 @@ def _follow_up(a: _Vec, b: _Vec) -> bool:
 
 
 def _small_place_in(a: _Vec, b: _Vec) -> bool:
-    """`a`'s main incident is in a small place that `b` places its own in or names."""
-    if not a.event_small:
-        return False
-    if b.event_small and _one_spelling(a.event_place, b.event_place):
-        return True
-    return _mentions(b, "e:" + name_key(a.event_place))
+    """`a`'s main incident is in a small place that `b` names (where it places its own
+    main incident too, it names it)."""
+    return a.event_small and _mentions(b, "e:" + name_key(a.event_place))
 
 
 def _other_day(a: _Vec, b: _Vec) -> bool:
