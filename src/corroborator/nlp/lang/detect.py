@@ -16,7 +16,7 @@ from corroborator.models import LangRange
 from corroborator.nlp.lexicon import load_json
 
 if TYPE_CHECKING:
-    from lingua import LanguageDetector
+    from lingua import Language, LanguageDetector
 
 LANGUAGES = ("en", "ru", "uk", "fr", "de", "es", "pl", "ar", "it", "pt", "nl", "tr", "cs", "ro")
 CYRILLIC = frozenset({"ru", "uk"})
@@ -98,8 +98,7 @@ def _detect(text: str) -> str | None:
     text = text[:5000]
     lang = None
     if len(text) >= LONG:
-        sure = detector(long=True).compute_language_confidence_values(text)
-        lang = sure[0].language if sure and sure[0].value >= SURE else None
+        lang = _surely(text)
     lang = lang or detector().detect_language_of(text)
     if lang is not None and lang.iso_code_639_1.name == "TR" and not _turkish(text):
         lang = next(
@@ -179,16 +178,32 @@ def language_of(text: str) -> str | None:
     English paragraphs alone fill over half the text, English covers most whatever the
     others are, so lingua is not asked about them (nor loaded, ~1 s, if no document needs
     it); likewise where the long paragraphs of one language do, the short ones (headlines,
-    datelines, which need lingua's full models) are not asked."""
+    datelines, which need lingua's full models) are not asked; nor are they where its fast
+    mode, reading them together, is sure of one language (`_surely`)."""
     paragraphs = _PARAGRAPH.findall(text)
     plain = sum(len(p) for p in paragraphs if _plainly_english(p) and script(p) == "latin")
     if 2 * plain > len(text):
         return "en"
-    long: dict[str, int] = {}
+    sizes: dict[str, int] = {}
     for para in paragraphs:
-        if len(para) >= LONG and (lang := detect(para)):
-            long[lang] = long.get(lang, 0) + len(para)
-    best = max(long, key=lambda k: long[k], default=None)
-    if best is not None and 2 * long[best] > len(text):
+        if len(para) >= LONG and (code := detect(para)):
+            sizes[code] = sizes.get(code, 0) + len(para)
+    short = [p for p in paragraphs if len(p) < LONG and script(p)]
+    joined = "\n".join(short)
+    lang = _surely(joined) if len(joined) >= LONG else None
+    if lang and all(_surely(p) in (lang, None) for p in short):
+        code = lang.iso_code_639_1.name.lower()
+        sizes[code] = sizes.get(code, 0) + len(joined)
+    best = max(sizes, key=lambda k: sizes[k], default=None)
+    if best is not None and 2 * sizes[best] > len(text):
         return best
     return main_language(ranges(text))
+
+
+def _surely(text: str) -> Language | None:
+    """The language lingua's fast mode is sure of (`SURE`), else None. A report's short
+    paragraphs, read together, name their language without the full models (~3 s to
+    load) unless one of them alone is surely another: read together, a mix is no test
+    (two Italian lines and an English one gave English at 0.94)."""
+    sure = detector(long=True).compute_language_confidence_values(text[:5000])
+    return sure[0].language if sure and sure[0].value >= SURE else None
