@@ -108,6 +108,7 @@ FOLDERS = {
     "blind45": ROOT / "tests/fixtures/retellings/blind45",
     "blind46": ROOT / "tests/fixtures/retellings/blind46",
     "blind47": ROOT / "tests/fixtures/retellings/blind47",
+    "blind48": ROOT / "tests/fixtures/retellings/blind48",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -153,6 +154,7 @@ HELD = (
     "blind45",
     "blind46",
     "blind47",
+    "blind48",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]

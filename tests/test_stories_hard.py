@@ -301,6 +301,8 @@ BLIND_SETS = [
     # blind47: written blind in session 35 and kept unseen to its very end, scored once: .730
     # (.93/.60), .694 with the starting code
     ("blind47", 50, 0.72, 0.58, True),
+    # blind48: written blind in session 36, scored once at the session's start: .775 (.89/.69)
+    ("blind48", 50, 0.77, 0.68, True),
 ]
 
 
