@@ -82,11 +82,13 @@ def _run_child(run: Callable[[], Any], send: Any) -> None:
     send.close()
 
 
-def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
+def fork_map(
+    fn: Callable[[T], R], items: Sequence[T], jobs: int, min_items: int = MIN_ITEMS
+) -> list[R]:
     """`[fn(x) for x in items]`, in order, split over `jobs` processes: this one and
     `jobs - 1` forked children. `fn` must be pure (its side effects stay in the child).
-    A short list, or no fork, runs here."""
-    jobs = min(jobs, len(items) // (MIN_ITEMS // 2) or 1)
+    A list shorter than `min_items` (half that per process), or no fork, runs here."""
+    jobs = min(jobs, len(items) // (min_items // 2) or 1)
     if jobs < 2 or not can_fork():
         return [fn(x) for x in items]
     size = -(-len(items) // jobs)

@@ -371,13 +371,13 @@ class _StoredStoryIndex(stories.StoryIndex):
 def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str, str]) -> str:
     """The new document's story; older documents whose story it merged go into `moved_to`."""
     index = _StoredStoryIndex(store, n_docs)
-    counts = stories.term_counts(doc.text, doc.language)
+    reading = stories.read(doc)
     df = index.df
     assert isinstance(df, _StoredCounts)
-    df.load({*counts, *stories._keys(doc), *stories.quote_shingles(doc.quotes)})
+    df.load({*reading.counts, *stories._keys(doc), *stories.quote_shingles(doc.quotes)})
     if doc.duplicate_of:
         index.load_stories({doc.duplicate_of})
-    story = index.link(doc)
+    story = index.link(doc, reading)
     vec = index._vecs[doc.doc_id]
     index.load_postings(vec.blocks)
     store.execute(

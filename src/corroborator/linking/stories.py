@@ -37,13 +37,13 @@ import math
 import re
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
 from rapidfuzz.distance import JaroWinkler, Levenshtein
-from rapidfuzz.process import cdist
+from rapidfuzz.process import cdist, extractOne
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
 
@@ -159,6 +159,8 @@ LINK_MAX = 0.25  # weight of the closest pair of members against the mean over a
 LINK_FLOOR = 0.3
 LINK_MEMBERS = 40  # members (earliest first) a story's linkage reads: bounded cost per merge
 IDF_MEMO = 1 << 18  # IDFs remembered at most (about 30 MB)
+READ_BATCH = 5000  # reports read at once (`StoryIndex.readings`); a batch this size keeps them
+READ_FORK = 200  # reports worth a forked reader (~2.5 ms each; a fork costs tens of ms)
 
 NAME = "@"  # prefix of name terms
 ARABIC = "ar:"  # prefix of Arabic stems the concept dictionary does not translate
@@ -226,6 +228,23 @@ class Components:
     site_conflict: bool
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What story linking reads in a report's own words (`read`): read once per pass, on
+    every core for a batch."""
+
+    counts: dict[str, float]  # `read_terms`
+    said: dict[str, float]
+    skeletons: frozenset[str]  # `_skeletons`
+    sites: tuple[frozenset[str], frozenset[str]]  # `_sites`
+
+
+def read(doc: StoryDoc) -> Reading:
+    counts, said = read_terms(doc.text, doc.language)
+    skeletons = _skeletons(doc.text, doc.language)
+    return Reading(counts, said, skeletons, _sites(doc.text, doc.language))
+
+
 @dataclass
 class _Vec:
     doc_id: str
@@ -255,6 +274,11 @@ class _Vec:
     def name_words(self) -> list[str]:
         """One-word name terms, unprefixed (for spelling-tolerant lookups)."""
         return [t[1:] for t in self.terms if t[0] == NAME and " " not in t]
+
+    @cached_property
+    def name_sounds(self) -> list[str]:
+        """The `_sound` of each name word long enough to be compared by sound."""
+        return [_sound(w) for w in self.name_words if len(w) >= SOUND_LETTERS]
 
     @cached_property
     def spelled(self) -> dict[str, bool]:
@@ -482,8 +506,24 @@ def _mentions(vec: _Vec, place: str) -> bool:
 def _spelled(word: str, vec: _Vec) -> bool:
     found = vec.spelled.get(word)
     if found is None:
-        found = vec.spelled[word] = any(_one_spelling(word, n) for n in vec.name_words)
+        found = vec.spelled[word] = _spelled_among(word, vec)
     return found
+
+
+def _spelled_among(word: str, vec: _Vec) -> bool:
+    """`_one_spelling` of the word and any name word of the report, in one call of
+    rapidfuzz each (a pass over 240 reports asks ~350k pairs). The best score is compared
+    here: with a `score_cutoff`, rapidfuzz drops a score equal to it."""
+    if _best(word, vec.name_words, JaroWinkler.similarity) >= PLACE_SPELLING:
+        return True
+    if len(word) < SOUND_LETTERS:
+        return False
+    return _best(_sound(word), vec.name_sounds, Levenshtein.normalized_similarity) >= SOUND_SPELLING
+
+
+def _best(word: str, words: list[str], scorer: Callable[..., float]) -> float:
+    found = extractOne(word, words, scorer=scorer)
+    return float(found[1]) if found is not None else 0.0
 
 
 def _one_spelling(a: str, b: str) -> bool:
@@ -817,19 +857,26 @@ class StoryIndex:
         # doc -> (its closest member of the best story it just missed, that story's score)
         self.near: dict[str, tuple[str, float]] = {}
 
-    def observe(self, doc: StoryDoc) -> None:
-        """Count the document's terms for IDF. Counts are not kept (recomputed when linking):
-        holding them for a whole batch cost over 1 GB at 100k documents."""
+    def observe(self, doc: StoryDoc, reading: Reading | None = None) -> None:
+        """Count the document's terms for IDF. Counts are not kept past a batch of
+        READ_BATCH (read again when linking): holding them for a whole batch cost over 1 GB
+        at 100k documents."""
         if doc.doc_id in self._seen:
             return
         self._seen.add(doc.doc_id)
-        counts, said = read_terms(doc.text, doc.language)
+        reading = reading or read(doc)
         self.n_docs += 1
         self._idfs.clear()
-        self.df.add(counts.keys())
+        self.df.add(reading.counts.keys())
         self.df.add(_keys(doc) | quote_shingles(doc.quotes))
-        self.df.add(SKELETON + k for k in _skeletons(doc.text, doc.language))
-        self.df.add(CONCEPT + k for k in said)
+        self.df.add(SKELETON + k for k in reading.skeletons)
+        self.df.add(CONCEPT + k for k in reading.said)
+
+    def readings(self, docs: Sequence[StoryDoc]) -> Iterator[tuple[StoryDoc, Reading]]:
+        """Each document with its `Reading`, READ_BATCH at a time over `jobs` processes."""
+        for i in range(0, len(docs), READ_BATCH):
+            part = docs[i : i + READ_BATCH]
+            yield from zip(part, fork_map(read, part, self.jobs, READ_FORK), strict=True)
 
     def _idf(self, key: str) -> float:
         """Memoised: a pass over 240 documents asks for about 7k keys 25 times each, and
@@ -844,8 +891,9 @@ class StoryIndex:
             self._idfs[key] = idf
         return idf
 
-    def _vector(self, doc: StoryDoc) -> _Vec:
-        counts, found = read_terms(doc.text, doc.language)
+    def _vector(self, doc: StoryDoc, reading: Reading | None = None) -> _Vec:
+        reading = reading or read(doc)
+        counts, found = reading.counts, reading.said
         weighted = {t: (1 + math.log(c)) * self._idf(t) for t, c in counts.items()}
         top: dict[str, float] = {}
         norms = []
@@ -857,7 +905,7 @@ class StoryIndex:
             part.sort(key=lambda kv: (self.df[kv[0]] < 2, -kv[1], kv[0]))
             norms.append(math.sqrt(sum(v * v for _, v in part)) or 1.0)
             top.update(part[:limit])
-        skeletons = _skeletons(doc.text, doc.language)
+        skeletons = reading.skeletons
         said = {t: (1 + math.log(c)) * self._idf(CONCEPT + t) for t, c in found.items()}
         keys = _keys(doc)
         quotes = quote_shingles(doc.quotes)
@@ -888,7 +936,7 @@ class StoryIndex:
             dt.date.fromisoformat(doc.event_day).timetuple().tm_yday if doc.event_day else None,
             doc.event_killed,
             doc.event_population is not None and doc.event_population < FOLLOW_UP_POPULATION,
-            *_sites(doc.text, doc.language),
+            *reading.sites,
             skeletons,
             said,
             math.sqrt(sum(v * v for v in said.values())) or 1.0,
@@ -1023,10 +1071,11 @@ class StoryIndex:
                     del hits[cand]
         return {c for c, _ in hits.most_common(MAX_CANDIDATES)}
 
-    def index(self, doc: StoryDoc) -> _Vec:
+    def index(self, doc: StoryDoc, reading: Reading | None = None) -> _Vec:
         """Vectorise `doc` (it is placed by `link` or `cluster`)."""
-        self.observe(doc)
-        vec = self._vector(doc)
+        reading = reading or read(doc)
+        self.observe(doc, reading)
+        vec = self._vector(doc, reading)
         self._vecs[doc.doc_id] = vec
         self.day_of[doc.doc_id] = vec.day
         return vec
@@ -1038,14 +1087,14 @@ class StoryIndex:
             if len(postings) <= MAX_POSTINGS:  # past the cap the key is never used again
                 postings.append(vec.doc_id)
 
-    def link(self, doc: StoryDoc) -> str:
+    def link(self, doc: StoryDoc, reading: Reading | None = None) -> str:
         """Place one new document: it joins the story it resembles most, and a story that
         now resembles another as a whole (the new report bridges two partial tellings)
         merges with it. `moved` holds the older documents whose story changed."""
         self.moved = {}
         if doc.doc_id in self.story_of:
             return self.story_of[doc.doc_id]
-        vec = self.index(doc)
+        vec = self.index(doc, reading)
         # Candidates first, copies too: a stored index loads each block's postings there,
         # and posting into a block not yet loaded would ignore its cap.
         candidates = self.candidates(vec)
@@ -1201,12 +1250,16 @@ def assign_stories(
     Pass an empty `index` to keep it afterwards (incremental linking persists it)."""
     docs = list(docs)
     index = index if index is not None else StoryIndex(threshold)
-    for d in docs:
-        index.observe(d)
+    kept: dict[str, Reading] = {}
+    for d, reading in index.readings(docs):
+        index.observe(d, reading)
+        if len(docs) <= READ_BATCH:
+            kept[d.doc_id] = reading
     ids = {d.doc_id for d in docs}
     ordered = _order(docs)
-    for d in ordered:
-        index.post(index.index(d))
+    again = index.readings(ordered) if not kept else ((d, kept[d.doc_id]) for d in ordered)
+    for d, reading in again:
+        index.post(index.index(d, reading))
     copies = {d.doc_id: d.duplicate_of for d in ordered if d.duplicate_of in ids}
     # Originals first, so each copy starts in its original's story.
     index.cluster([d.doc_id for d in ordered if d.doc_id not in copies] + list(copies), copies)
