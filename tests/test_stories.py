@@ -16,6 +16,7 @@ from corroborator.linking.stories import (
     BLOCK_NAMES,
     BLOCK_NAMES_FOREIGN,
     DAY_DISCOUNT,
+    FOLLOW_UP_POPULATION,
     SITE_CONFLICT,
     THRESHOLD,
     TOLL_DISCOUNT,
@@ -217,6 +218,23 @@ def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> Non
     city = [replace(d, event_place=town, event_population=300_000) for d in far]
     stories = assign_stories(city)
     assert stories[pair[0]] != stories[pair[1]]
+
+
+def test_a_village_the_gazetteer_lacks_is_a_small_place() -> None:
+    """Extraction keeps a village GeoNames lacks with no id ("the village of Mabuo"); its
+    reports months later must still be compared as a follow-up, like those of a village
+    GeoNames counts, and unlike a city's."""
+    from corroborator.linking import build
+
+    def main_incident(location: dict[str, Any]) -> int | None:
+        incident = {"mentions": [{"start": 0, "end": 5}], "location": location}
+        row = {"document_id": "d", "text": "Text.", "published": None, "language": "en"}
+        return build.story_doc(row, {"incidents": [incident]}, {}, {}).event_population
+
+    unknown = {"name": "Mabuo", "geonames_id": None, "precision": "settlement"}
+    kharkiv = {"name": "Kharkiv", "geonames_id": 706483, "precision": "settlement"}
+    assert main_incident(unknown) == 0
+    assert (main_incident(kharkiv) or 0) > FOLLOW_UP_POPULATION
 
 
 def _ecb_rows(split: str) -> tuple[list[Row], dict[str, str]]:

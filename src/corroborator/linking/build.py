@@ -337,9 +337,11 @@ def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _population(geonames_id: int | None) -> int | None:
-    """GeoNames' count of the people of a town (0 where it has none: mostly villages)."""
+    """GeoNames' count of the people of a town (0 where it has none: mostly villages; 0 too
+    for a village GeoNames lacks, which extraction reads from its cue words, "the village
+    of Mabuo", and keeps with no id)."""
     if geonames_id is None:
-        return None
+        return 0
     place = gazetteer.load().places.get(geonames_id)
     return place.population if place is not None else None
 
