@@ -71,6 +71,25 @@ def test_a_turkish_case_ending_is_no_part_of_the_name() -> None:
     assert {e.text for e in ex.entities} == {"İdlib", "Türkiye", "Mehmet Kaya"}
 
 
+def test_regions_named_with_a_direction_are_no_people_in_turkish_dutch_or_czech() -> None:
+    """'Batı Şeria' (the West Bank), 'Zuid-Oekraïense', 'Východní Ukrajina': a capitalised
+    run with a word of direction or of a place's kind names a region, never a person; a
+    direction that is also a Turkish given name (Doğu) is left to the name rules."""
+    cases = [
+        ("tr", "Yerleşimciler Batı Şeria'daki bir köyde evleri ateşe verdi, dedi Ahmet Yılmaz."),
+        (
+            "nl",
+            "Volgens Pieter de Vries zijn in het Zuid-Oekraïense Bilozerka drie burgers gedood.",
+        ),
+        ("cs", "Ve Východní Ukrajině podle Jana Nováka zahynuli tři civilisté."),
+    ]
+    for language, text in cases:
+        people = {e.text for e in extract(text, language).entities if e.kind == "person"}
+        assert people and not any(
+            w in name for name in people for w in ("Batı", "Zuid", "Východní")
+        ), (language, people)
+
+
 def test_spanish_regions_and_institutions_are_no_people() -> None:
     found = _kinds(SPANISH, "es")
     assert found["Wilmer Quintero"] == "person"
