@@ -90,6 +90,23 @@ def test_regions_named_with_a_direction_are_no_people_in_turkish_dutch_or_czech(
         ), (language, people)
 
 
+def test_a_turkish_name_its_dictionary_holds_in_lower_case_is_a_big_city_only() -> None:
+    """Turkish capitalises names inside a sentence, and its dictionary holds many in lower
+    case ('gazze'): named twice beside a country it borders, such a word is the big city
+    (Gaza, PS), but not a small town that carries the name among its alternates ('Hula',
+    a Lebanese village, is also listed for Kafr Laha in Syria)."""
+    gaza = (
+        "Dün gece İsrail uçakları Gazze kentinin doğusunda bir evi vurdu. "
+        "Yaralılar Gazze'deki Şifa Hastanesi'ne kaldırıldı, dedi Ayşe Demir."
+    )
+    assert ("Gazze", "PS") in [(p.text, p.country) for p in extract(gaza, "tr").places]
+    hula = (
+        "Saldırı dün İsrail sınırına yakın Hula köyünde oldu. "
+        "Köylüler Hula'dan ayrılmaya başladı, dedi Ali Hasan."
+    )
+    assert not [p for p in extract(hula, "tr").places if p.text == "Hula"]
+
+
 def test_spanish_regions_and_institutions_are_no_people() -> None:
     found = _kinds(SPANISH, "es")
     assert found["Wilmer Quintero"] == "person"

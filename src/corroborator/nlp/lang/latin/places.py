@@ -32,6 +32,7 @@ _ORDER = ("country", "admin1", "city", "admin2")
 NEAR_SPELLING = 92.0  # rapidfuzz ratio: 'Balaklía'/'Balakliia' 94, 'Aleksandr'/'Aleksandrov' 90
 MAX_FORMS = 16  # spellings of one sub-run looked up at most
 MIN_STEM = 4  # letters of a name without its ending: 'Kij' of 'Kijowie' is a name of Niigata
+LOWERED_NAMES = frozenset({"tr"})  # dictionaries that hold names in lower case
 NEAR_LENGTH = 7  # shorter words are too often a first name a village's name starts like
 
 
@@ -43,6 +44,7 @@ class _Found(NamedTuple):
     form: str
     plain: bool  # no dictionary word of the language or of English (or one only as a name)
     proper: bool  # the language's own name of a place ('Járkov')
+    lowered: bool  # capitalised inside a sentence where only names are (`_lowered_name`)
     cands: list[Place]
 
 
@@ -106,6 +108,15 @@ def _proper(w: Word, language: str) -> bool:
         and known(w.text, language)
         and not known(w.text.lower(), language)
     )
+
+
+def _lowered_name(w: Word, language: str) -> bool:
+    """A Turkish word capitalised inside a sentence: Turkish capitalises little but names
+    there, and its dictionary holds many names in lower case ('gazze', 'kudüs'). Months,
+    weekdays and 'Hamas' are capitalised too, so such a word counts only as a big city
+    (BIG_POPULATION; 'Hula' of Marjayoun is a village, and an alternate name of a Syrian
+    town of 22,000) named twice beside a country it borders (`_countries_named`)."""
+    return language in LOWERED_NAMES and not w.first and w.text[1:].islower()
 
 
 def resolve(text: str, name_runs: list[list[Word]], language: str) -> list[PlaceRef]:
@@ -172,7 +183,8 @@ def _find(
                 if len(run) == 1 and plain and len(run[a].text) >= NEAR_LENGTH:
                     unknown.append(run[a])
                 continue
-            found.append(_Found(run[a].start, run[b].end, form, plain, proper, cands))
+            lowered = all(_lowered_name(w, language) for w in span)
+            found.append(_Found(run[a].start, run[b].end, form, plain, proper, lowered, cands))
             taken.append((a, b))
     return found, named, unknown
 
@@ -187,11 +199,12 @@ def _countries_named(text: str, found: list[_Found], named: set[str]) -> set[str
     surfaces: dict[str, list[str]] = defaultdict(list)
     major: Counter[tuple[str, str]] = Counter()
     for f in found:
+        best = f.cands[0]
         if f.plain:
-            best = f.cands[0]
             surfaces[best.country].append(text[f.start : f.end].lower())
-            if best.major and best.kind == "city":
-                major[best.country, text[f.start : f.end].lower()] += 1
+        big = best.population >= gazetteer.BIG_POPULATION
+        if (f.plain and best.major or f.lowered and big) and best.kind == "city":
+            major[best.country, text[f.start : f.end].lower()] += 1
     named |= {f.cands[0].country for f in found if f.plain and f.cands[0].kind == "country"}
     # a town and its region both named ("Tibú, en Norte de Santander") vouch for each other
     regions = {(p.country, p.name) for f in found for p in f.cands if p.kind == "admin1"}
