@@ -109,6 +109,7 @@ FOLDERS = {
     "blind46": ROOT / "tests/fixtures/retellings/blind46",
     "blind47": ROOT / "tests/fixtures/retellings/blind47",
     "blind48": ROOT / "tests/fixtures/retellings/blind48",
+    "blind49": ROOT / "tests/fixtures/retellings/blind49",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -155,6 +156,7 @@ HELD = (
     "blind46",
     "blind47",
     "blind48",
+    "blind49",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
