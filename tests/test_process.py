@@ -114,15 +114,16 @@ def test_quote_heavy_fragments_keep_offsets(text: str) -> None:
 @pytest.mark.skipif(sys.platform != "linux", reason="the archiving child is Linux-only")
 def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None:
     """In a fresh interpreter: once an earlier test has used Dask, this process keeps a
-    thread, and nothing forks beside a thread."""
+    thread, and nothing forks beside a thread. What follows the run (`then`) runs only in
+    the child, on the core it would otherwise leave idle."""
     out = run_fresh(
         """
         import os
         from corroborator.errors import CorroboratorError, InputError
         from corroborator.process import warm_up_beside
 
-        child = warm_up_beside(lambda: os.getpid(), jobs=2)
-        here = warm_up_beside(lambda: os.getpid(), jobs=1)
+        child, then = warm_up_beside(lambda: os.getpid(), 2, lambda pid: (pid, os.getpid()))
+        here, none = warm_up_beside(lambda: os.getpid(), 1, lambda pid: (pid, os.getpid()))
 
         def fail():
             raise InputError("x.txt", "unreadable")
@@ -130,10 +131,10 @@ def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None
         try:
             warm_up_beside(fail, jobs=2)
         except CorroboratorError as exc:
-            print(child != os.getpid(), here == os.getpid(), exc)
+            print(child != os.getpid(), then == (child, child), here == os.getpid(), none, exc)
         """
     )
-    assert out.startswith("True True ") and out.endswith("x.txt: unreadable"), out
+    assert out.startswith("True True True None ") and out.endswith("x.txt: unreadable"), out
 
 
 def test_a_document_the_stages_fail_on_costs_only_itself(
@@ -171,3 +172,38 @@ def test_a_document_the_stages_fail_on_costs_only_itself(
     later = tmp_path / "later.txt"
     later.write_text("Shelling killed 5 people in Sumy on Friday.\n")
     assert cli("ingest", "--quiet", str(later)).exit_code == 0  # bad.txt is not retried
+
+
+def test_words_read_ahead_link_as_the_relink_would_read_them(tmp_path: Path) -> None:
+    """What the archiving child reads ahead of linking (signatures, story terms, cited
+    origins) gives the stories, incidents and signatures a relink reading them itself
+    gives; where the new documents will be linked incrementally nothing is read ahead."""
+    from corroborator.ingest.archive import Archive
+    from corroborator.ingest.runner import ingest_paths
+    from corroborator.linking.prepare import prepare
+    from corroborator.process import process
+
+    folders = [str(Path(__file__).parent / "fixtures" / "linking"), str(EXAMPLE_DOCS)]
+    tables = []
+    for ahead in (False, True):
+        store = open_store(str(tmp_path / f"{ahead}.db"))
+        stored = ingest_paths(store, Archive(tmp_path / f"{ahead}.archive"), folders).stored
+        prepared = prepare(store, stored) if ahead else None
+        assert not ahead or (prepared and len(prepared.readings) == len(stored) > 10)
+        process(store, jobs=1, prepared=prepared)
+        tables.append(
+            (
+                store.rows("SELECT incident_id, record FROM incidents ORDER BY incident_id"),
+                store.rows("SELECT document_id, story_id FROM documents ORDER BY document_id"),
+                store.rows("SELECT document_id, signature FROM signatures ORDER BY document_id"),
+            )
+        )
+    assert tables[0] == tables[1] and len(tables[0][0]) > 3
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "late.txt").write_text(
+        "KHERSON - A drone struck a bus in Bilozerka on Monday, killing two, officials said.\n",
+        encoding="utf-8",
+    )
+    late = ingest_paths(store, Archive(tmp_path / "True.archive"), [str(one)]).stored
+    assert late and prepare(store, late) is None

@@ -17,6 +17,7 @@ from corroborator.storage.db import Store, archive_root_for, open_store
 
 if TYPE_CHECKING:
     from corroborator.ingest.runner import IngestReport
+    from corroborator.linking.prepare import Prepared
 
 
 class Context:
@@ -90,6 +91,7 @@ def ingest(
     extract and link."""
     store = c.store
     archive_root = c.archive_root
+    prepared = None
     if no_extract or dask:
         report = _ingest(store, archive_root, paths, quiet)
     else:  # with a pool: archive in a child while this process loads the models
@@ -102,8 +104,17 @@ def ingest(
             finally:
                 own.close()
 
-        report = warm_up_beside(run, jobs)
-    failed = _finish_ingest(store, report, quiet, no_extract, dask, jobs)
+        def ahead(done: IngestReport) -> Prepared | None:
+            from corroborator.linking.prepare import prepare
+
+            own = open_store(store.url)
+            try:
+                return prepare(own, done.stored)
+            finally:
+                own.close()
+
+        report, prepared = warm_up_beside(run, jobs, ahead)
+    failed = _finish_ingest(store, report, quiet, no_extract, dask, jobs, prepared)
     if report.rejected or failed:
         sys.exit(1)
 
@@ -130,6 +141,7 @@ def _finish_ingest(
     no_extract: bool,
     dask: str | None,
     jobs: int | None = None,
+    prepared: Prepared | None = None,
 ) -> int:
     """Name duplicates and rejections, extract and link what is new, print the tally; the
     number of documents whose extraction failed."""
@@ -143,7 +155,7 @@ def _finish_ingest(
     if not no_extract:
         from corroborator.process import process
 
-        done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs)
+        done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs, prepared=prepared)
         extracted, failed = done.extracted, len(done.failed)
         for source, reason in done.failed:
             click.echo(f"not extracted: {source}: {reason}", err=True)

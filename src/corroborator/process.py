@@ -11,13 +11,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from corroborator import forked
 from corroborator.errors import CorroboratorError, one_line
 from corroborator.storage.db import Store
 
+if TYPE_CHECKING:
+    from corroborator.linking.prepare import Prepared
+
 T = TypeVar("T")
+U = TypeVar("U")
 Batch = list[tuple[str, str, str | None, str | None]]  # (document_id, text, published, language)
 
 
@@ -86,15 +90,19 @@ def _warm() -> None:
     gc.freeze()
 
 
-def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
-    """`run()` in a forked child while this process loads the pipeline; `run`'s result.
+def warm_up_beside(
+    run: Callable[[], T], jobs: int | None, then: Callable[[T], U] | None = None
+) -> tuple[T, U | None]:
+    """`run()` in a forked child while this process loads the pipeline; `run`'s result,
+    and what `then` made of it in the child after it (None where no child ran: `then` is
+    for work worth doing only on a core that would otherwise wait).
 
     For a pool of two or more workers on Linux: the archiving and language detection of an
     ingest then overlap the model and gazetteer load (each takes seconds) instead of
     preceding it, and the pool still forks from this process, models loaded. When the
     child is still at work after that, this process also builds the pool's near-spelling
-    index, which would otherwise run on one core after it. `run` must
-    open its own database connection (a forked child may not use this one); it leaves by
+    index, which would otherwise run on one core after it. `run` and `then` must
+    open their own database connection (a forked child may not use this one); it leaves by
     `os._exit`, so the inherited one is never closed, and dies with this process. With one
     job, or no fork, `run()` simply runs here first.
     """
@@ -102,8 +110,13 @@ def warm_up_beside(run: Callable[[], T], jobs: int | None) -> T:
 
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 2 or sys.platform != "linux" or not forked.can_fork():
-        return run()
-    child = forked.Child(run, "ingest worker")  # before spaCy's import: archiving needs none
+        return run(), None
+
+    def both() -> tuple[T, U | None]:
+        done = run()
+        return done, then(done) if then else None
+
+    child = forked.Child(both, "ingest worker")  # before spaCy's import: archiving needs none
     _warm()
     if not child.done():
         _fuzzy_index()
@@ -239,12 +252,13 @@ def process(
     batch: int = 32,
     dask: str | None = None,
     jobs: int | None = None,
+    prepared: Prepared | None = None,
 ) -> Processed:
     """Extract every document whose stored extraction is missing or from older stages.
 
     Each document's extraction commits on its own, so a killed run resumes where it stopped.
     A pool pays a few seconds per worker to load spaCy, so a run of one batch or less stays
-    in this process.
+    in this process. `prepared`: what linking read ahead of new documents' words.
     """
     from tqdm import tqdm
 
@@ -288,6 +302,6 @@ def process(
     if done or redo_all or state.behind(store):
         # a full rebuild after `--all`; otherwise only what the new extractions touch
         # (`relink` falls back to a full rebuild when the state does not cover the rest)
-        links = relink(store, None if redo_all else extracted, jobs)
+        links = relink(store, None if redo_all else extracted, jobs, prepared)
         result.link_mode, result.link_seconds = links.mode, links.seconds
     return result

@@ -15,8 +15,9 @@ import hashlib
 import json
 import time
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from corroborator.linking import (
     copies,
@@ -32,6 +33,9 @@ from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
 from corroborator.nlp import gazetteer
 from corroborator.storage.db import Store
+
+if TYPE_CHECKING:
+    from corroborator.linking.prepare import Prepared
 
 
 class AliasLookup(Protocol):
@@ -56,12 +60,18 @@ class Links:
     seconds: float = 0.0
 
 
-def relink(store: Store, new_ids: list[str] | None = None, jobs: int = 1) -> Links:
+def relink(
+    store: Store,
+    new_ids: list[str] | None = None,
+    jobs: int = 1,
+    prepared: Prepared | None = None,
+) -> Links:
     """Bring the link tables up to date.
 
     With `new_ids` (documents just extracted) and usable stored link state, only those
     documents are linked against what they touch; otherwise everything is rebuilt from the
-    extractions and the state is written afresh, story pairs scored over `jobs` processes.
+    extractions and the state is written afresh, story pairs scored over `jobs` processes
+    (what `prepared` read ahead of documents' words is not read again).
     """
     start = time.perf_counter()
     if new_ids is not None and state.usable(store, new_ids):
@@ -70,7 +80,7 @@ def relink(store: Store, new_ids: list[str] | None = None, jobs: int = 1) -> Lin
         links = link_new(store, new_ids)
         links.mode = "incremental"
     else:
-        links = _relink_all(store, jobs)
+        links = _relink_all(store, jobs, prepared)
     if store.one("SELECT review_id FROM reviews LIMIT 1"):
         from corroborator.review import refresh
 
@@ -79,19 +89,22 @@ def relink(store: Store, new_ids: list[str] | None = None, jobs: int = 1) -> Lin
     return links
 
 
-def _relink_all(store: Store, jobs: int = 1) -> Links:
+def _relink_all(store: Store, jobs: int = 1, prepared: Prepared | None = None) -> Links:
     docs = store.documents()
     declared.annotate(store, docs)
     extractions = store.extractions()
-    sigs = _signatures(store, docs)
+    sigs = store_signatures(store, docs)
     links = Links()
     links.duplicate_of = find_copies(docs, sigs)
     rows = mention_rows(docs, extractions)
     links.entities = entities_from_mentions(rows)
     alias_index = index_aliases(links.entities)
     story_index = stories.StoryIndex(jobs=jobs)
-    links.story_of = build_stories(docs, extractions, links.duplicate_of, alias_index, story_index)
-    items = incident_items(docs, extractions, links.duplicate_of, links.story_of)
+    readings, origins = (prepared.readings, prepared.origins) if prepared else ({}, {})
+    links.story_of = build_stories(
+        docs, extractions, links.duplicate_of, alias_index, story_index, readings
+    )
+    items = incident_items(docs, extractions, links.duplicate_of, links.story_of, origins)
     groups, suggestions = incident_links.link([it for it, _ in items])
     links.incidents = incident_records([it for it, _ in items], groups, alias_index)
     links.suggestions = [{"a": s.a, "b": s.b, "score": s.score} for s in suggestions]
@@ -111,7 +124,7 @@ def _relink_all(store: Store, jobs: int = 1) -> Links:
     return links
 
 
-def _signatures(store: Store, docs: list[dict[str, Any]]) -> dict[str, bytes]:
+def store_signatures(store: Store, docs: list[dict[str, Any]]) -> dict[str, bytes]:
     """Each document's MinHash signature, computed and stored where missing or in the
     format of datasketch 1 (older databases), which the copy index does not read."""
     stored = {
@@ -277,9 +290,10 @@ def build_stories(
     dups: dict[str, tuple[str, float]],
     alias_index: dict[str, dict[str, Any]],
     index: stories.StoryIndex | None = None,
+    readings: Mapping[str, stories.Reading] | None = None,
 ) -> dict[str, str]:
     items = [story_doc(d, extractions.get(d["document_id"], {}), dups, alias_index) for d in docs]
-    return stories.assign_stories(items, index=index)
+    return stories.assign_stories(items, index=index, known=readings)
 
 
 def story_doc(
@@ -364,8 +378,11 @@ def incident_items(
     extractions: dict[str, Any],
     dups: dict[str, tuple[str, float]],
     story_of: dict[str, str],
+    origins: Mapping[str, list[str]] | None = None,
 ) -> list[tuple[incident_links.IncidentItem, dict[str, Any]]]:
-    """Each document incident as a linkable item, beside its stored (JSON) form."""
+    """Each document incident as a linkable item, beside its stored (JSON) form
+    (`origins`: the origins documents cite, where read ahead)."""
+    origins = origins or {}
     items: list[tuple[incident_links.IncidentItem, dict[str, Any]]] = []
     for d in docs:
         doc_id = d["document_id"]
@@ -373,7 +390,8 @@ def incident_items(
         if not ex or not ex.get("incidents"):
             continue
         # an article's first cited origin is usually its lead's source
-        lead_origin = tuple(copies.origin_names(d["text"])[:1])
+        cited = origins.get(doc_id)
+        lead_origin = tuple((cited if cited is not None else copies.origin_names(d["text"]))[:1])
         for n, inc in enumerate(ex["incidents"]):
             item = incident_links.IncidentItem(
                 document_id=doc_id,

@@ -37,7 +37,7 @@ import math
 import re
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -240,9 +240,12 @@ class Reading:
 
 
 def read(doc: StoryDoc) -> Reading:
-    counts, said = read_terms(doc.text, doc.language)
-    skeletons = _skeletons(doc.text, doc.language)
-    return Reading(counts, said, skeletons, _sites(doc.text, doc.language))
+    return read_words(doc.text, doc.language)
+
+
+def read_words(text: str, language: str | None) -> Reading:
+    counts, said = read_terms(text, language)
+    return Reading(counts, said, _skeletons(text, language), _sites(text, language))
 
 
 @dataclass
@@ -872,11 +875,18 @@ class StoryIndex:
         self.df.add(SKELETON + k for k in reading.skeletons)
         self.df.add(CONCEPT + k for k in reading.said)
 
-    def readings(self, docs: Sequence[StoryDoc]) -> Iterator[tuple[StoryDoc, Reading]]:
-        """Each document with its `Reading`, READ_BATCH at a time over `jobs` processes."""
+    def readings(
+        self, docs: Sequence[StoryDoc], known: Mapping[str, Reading] | None = None
+    ) -> Iterator[tuple[StoryDoc, Reading]]:
+        """Each document with its `Reading` (`known` ones as they are), READ_BATCH at a
+        time over `jobs` processes."""
+        known = known or {}
         for i in range(0, len(docs), READ_BATCH):
             part = docs[i : i + READ_BATCH]
-            yield from zip(part, fork_map(read, part, self.jobs, READ_FORK), strict=True)
+            todo = [d for d in part if d.doc_id not in known]
+            read_now = fork_map(read, todo, self.jobs, READ_FORK)
+            found = {d.doc_id: r for d, r in zip(todo, read_now, strict=True)}
+            yield from ((d, known.get(d.doc_id) or found[d.doc_id]) for d in part)
 
     def _idf(self, key: str) -> float:
         """Memoised: a pass over 240 documents asks for about 7k keys 25 times each, and
@@ -1243,21 +1253,25 @@ def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:
 
 
 def assign_stories(
-    docs: Iterable[StoryDoc], threshold: float = THRESHOLD, index: StoryIndex | None = None
+    docs: Iterable[StoryDoc],
+    threshold: float = THRESHOLD,
+    index: StoryIndex | None = None,
+    known: Mapping[str, Reading] | None = None,
 ) -> dict[str, str]:
     """{doc_id: story_id}; a story's id is its earliest member's id (date, then id).
 
-    Pass an empty `index` to keep it afterwards (incremental linking persists it)."""
+    Pass an empty `index` to keep it afterwards (incremental linking persists it), and
+    `known` readings read ahead (`linking.prepare`)."""
     docs = list(docs)
     index = index if index is not None else StoryIndex(threshold)
     kept: dict[str, Reading] = {}
-    for d, reading in index.readings(docs):
+    for d, reading in index.readings(docs, known):
         index.observe(d, reading)
         if len(docs) <= READ_BATCH:
             kept[d.doc_id] = reading
     ids = {d.doc_id for d in docs}
     ordered = _order(docs)
-    again = index.readings(ordered) if not kept else ((d, kept[d.doc_id]) for d in ordered)
+    again = index.readings(ordered, known) if not kept else ((d, kept[d.doc_id]) for d in ordered)
     for d, reading in again:
         index.post(index.index(d, reading))
     copies = {d.doc_id: d.duplicate_of for d in ordered if d.duplicate_of in ids}
