@@ -262,7 +262,7 @@ def story_docs(db: Path) -> tuple[list[dict[str, Any]], list[stories.StoryDoc]]:
     store = open_store(str(db))
     docs = store.documents()
     ex = store.extractions()
-    dups = build.find_copies(docs, build._signatures(store, docs))
+    dups = build.find_copies(docs, build.store_signatures(store, docs))
     aliases = build.index_aliases(build.entities_from_mentions(build.mention_rows(docs, ex)))
     store.close()
     items = [build.story_doc(d, ex.get(d["document_id"], {}), dups, aliases) for d in docs]
