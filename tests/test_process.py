@@ -115,7 +115,8 @@ def test_quote_heavy_fragments_keep_offsets(text: str) -> None:
 def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None:
     """In a fresh interpreter: once an earlier test has used Dask, this process keeps a
     thread, and nothing forks beside a thread. What follows the run (`then`) runs only in
-    the child, on the core it would otherwise leave idle."""
+    the child, on the core it would otherwise leave idle, and its failure costs only itself
+    (the caller does that work itself)."""
     out = run_fresh(
         """
         import os
@@ -124,6 +125,8 @@ def test_warm_up_beside_returns_the_childs_result_and_raises_its_error() -> None
 
         child, then = warm_up_beside(lambda: os.getpid(), 2, lambda pid: (pid, os.getpid()))
         here, none = warm_up_beside(lambda: os.getpid(), 1, lambda pid: (pid, os.getpid()))
+        kept, lost = warm_up_beside(lambda: "stored", 2, lambda done: 1 / 0)
+        assert (kept, lost) == ("stored", None)
 
         def fail():
             raise InputError("x.txt", "unreadable")

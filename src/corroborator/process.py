@@ -94,8 +94,9 @@ def warm_up_beside(
     run: Callable[[], T], jobs: int | None, then: Callable[[T], U] | None = None
 ) -> tuple[T, U | None]:
     """`run()` in a forked child while this process loads the pipeline; `run`'s result,
-    and what `then` made of it in the child after it (None where no child ran: `then` is
-    for work worth doing only on a core that would otherwise wait).
+    and what `then` made of it in the child after it (None where no child ran or `then`
+    failed: `then` is for work done ahead on a core that would otherwise wait, which the
+    caller does itself when it gets None).
 
     For a pool of two or more workers on Linux: the archiving and language detection of an
     ingest then overlap the model and gazetteer load (each takes seconds) instead of
@@ -114,7 +115,10 @@ def warm_up_beside(
 
     def both() -> tuple[T, U | None]:
         done = run()
-        return done, then(done) if then else None
+        try:
+            return done, then(done) if then else None
+        except Exception:  # noqa: BLE001 - work done ahead; the parent does it itself instead
+            return done, None
 
     child = forked.Child(both, "ingest worker")  # before spaCy's import: archiving needs none
     _warm()
