@@ -514,31 +514,31 @@ def _spelled(word: str, vec: _Vec) -> bool:
 
 
 def _spelled_among(word: str, vec: _Vec) -> bool:
-    """`_one_spelling` of the word and any name word of the report, in one call of
-    rapidfuzz each (a pass over 240 reports asks ~350k pairs). The best score is compared
-    here: with a `score_cutoff`, rapidfuzz drops a score equal to it."""
-    if _best(word, vec.name_words, JaroWinkler.similarity) >= PLACE_SPELLING:
+    """`_one_spelling` of the word and any name word of the report (a pass over 240
+    reports asks ~350k pairs)."""
+    return _spelled_like(word, vec.name_words, vec.name_sounds)
+
+
+def _one_spelling(a: str, b: str) -> bool:
+    return _spelled_like(a, [b], [_sound(b)] if len(b) >= SOUND_LETTERS else [])
+
+
+def _spelled_like(word: str, names: list[str], sounds: list[str]) -> bool:
+    """A name key read as one of `names`: close letter for letter, or, for longer words,
+    alike once vowels and voicing are set aside, which is where transliterations part
+    (Tabayin, Depayin; Kebkabiya, Kabkabiyah; El Obeid, Ubayyid). `sounds`: the `_sound`
+    of each name of SOUND_LETTERS or more. One rapidfuzz call per test, its best score
+    compared here: with a `score_cutoff`, rapidfuzz drops a score equal to it."""
+    if _best(word, names, JaroWinkler.similarity) >= PLACE_SPELLING:
         return True
     if len(word) < SOUND_LETTERS:
         return False
-    return _best(_sound(word), vec.name_sounds, Levenshtein.normalized_similarity) >= SOUND_SPELLING
+    return _best(_sound(word), sounds, Levenshtein.normalized_similarity) >= SOUND_SPELLING
 
 
 def _best(word: str, words: list[str], scorer: Callable[..., float]) -> float:
     found = extractOne(word, words, scorer=scorer)
     return float(found[1]) if found is not None else 0.0
-
-
-def _one_spelling(a: str, b: str) -> bool:
-    """Two name keys read as one name: close letter for letter, or, for longer words,
-    alike once vowels and voicing are set aside, which is where transliterations part
-    (Tabayin, Depayin; Kebkabiya, Kabkabiyah; El Obeid, Ubayyid)."""
-    if JaroWinkler.similarity(a, b) >= PLACE_SPELLING:
-        return True
-    if min(len(a), len(b)) < SOUND_LETTERS:
-        return False
-    similar = Levenshtein.normalized_similarity(_sound(a), _sound(b), score_cutoff=SOUND_SPELLING)
-    return similar >= SOUND_SPELLING
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1264,10 +1264,11 @@ def assign_stories(
     `known` readings read ahead (`linking.prepare`)."""
     docs = list(docs)
     index = index if index is not None else StoryIndex(threshold)
+    keep = len(docs) <= READ_BATCH
     kept: dict[str, Reading] = {}
     for d, reading in index.readings(docs, known):
         index.observe(d, reading)
-        if len(docs) <= READ_BATCH:
+        if keep:
             kept[d.doc_id] = reading
     ids = {d.doc_id for d in docs}
     ordered = _order(docs)
