@@ -41,6 +41,11 @@ NOT_INCIDENTS = {
     "such": [
         "Such executions of prisoners, the lawyer said, are now common along the front.",
         "Investigators have looked into many such abductions in the province.",
+        "The militia ran such torture cellars in most of the towns it held, the report said.",
+    ],
+    "every_one_of_a_kind": [  # present or threatened, against every one of a kind
+        "The colonel says his gunners shell every farm that shelters fighters.",
+        'A pro-war channel posted that "each school used as a base will be flattened."',
     ],
     "retold": [
         "Residents returned to the town a month after the massacre in Tadamon, when soldiers "
@@ -215,6 +220,8 @@ NOT_INCIDENTS = {
     "fiction_or_drill": [
         "The theatre premiered a feature film in which an occupying officer shoots a teacher.",
         "Pupils are reading a novel by Anna Kravets in which soldiers burn a village market.",
+        "The festival opens with a novel by the exiled poet Ilya Marchenko in which a platoon "
+        "shoots a ferryman.",
         "Rescuers practised on volunteers playing the wounded of a simulated strike on a school.",
     ],
     "private_motive": [
@@ -250,6 +257,7 @@ NOT_INCIDENTS = {
         "Two detainees died from an infection last winter, the family said.",
         "Health workers said cholera had killed at least 25 people in the camp since June.",
         "The clinic was damaged in the February earthquake, which killed more than 200 people.",
+        "The village headman died of a heart attack in March, his son said.",
     ],
     "exchange_of_fire": [
         "Marines traded mortar fire with separatist positions across the river overnight.",
@@ -258,6 +266,15 @@ NOT_INCIDENTS = {
     "disproved": [
         "Initial reports of a massacre at the quarry turned out to be false, the police said.",
         "Claims that a drone had hit the maternity clinic proved unfounded.",
+        # an interviewer relays a rumour; the answer says it did not happen
+        "Q: Some reports said soldiers also shot the village imam.\n\nA: I asked his wife. "
+        "That is not true.",
+        "Q: Some reports said soldiers also shot the village imam.\n\nA: No. He left for the "
+        "city a week before.",
+    ],
+    "combat_claim_hedged": [  # fighters killed in combat, the claim hedged after it
+        "Insurgents said they had killed nine troops in an ambush near Mindat; this could not "
+        "be confirmed.",
     ],
     "held6": [  # kinds read off held6 (session 21)
         "Nobody was killed in the camp while I was there, as far as I know.",
@@ -314,6 +331,16 @@ NOT_INCIDENTS = {
 }
 
 STILL_INCIDENTS = [
+    ("Soldiers burned every house in Kyaung Kone on Monday.", ["other"]),  # one past act
+    (  # an answer that bears out what the question relays
+        "Q: Some reports said soldiers also shot the village imam.\n\nA: Yes. There was no "
+        "doctor to help him.",
+        ["killing_civilians"],
+    ),
+    (  # a hedge told after the act is no supposition
+        "Gunmen shot dead 14 villagers in Kadaga, though the army could not confirm it.",
+        ["killing_civilians"],
+    ),
     (  # a bare film is as often footage of a real act
         "The SBU released a film in which Russian soldiers shoot a surrendering prisoner.",
         ["killing_captives"],

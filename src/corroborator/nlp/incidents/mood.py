@@ -87,6 +87,10 @@ def is_hypothetical(trigger: Token) -> bool:
     """Modal or conditional: 'can simply shoot', 'would have killed me', '... if they raze'."""
     modal = lexicon().terms["modal"]
     chain = [trigger, *_ancestors(trigger, {"xcomp", "conj", "ccomp"}, 2)]
+    # a clause told before the verb it hangs on is not in that verb's mood: 'Rebels killed
+    # 12 soldiers; the claim could not be verified' (a hedge, not a supposition)
+    fronted = next((n for n, t in enumerate(chain) if t.dep_ == "ccomp" and t.i < t.head.i), None)
+    chain = chain if fronted is None else chain[: fronted + 1]
     for t in chain:
         for c in t.children:
             if c.dep_ == "aux" and ((c.lower_,) in modal or (low(c),) in modal):

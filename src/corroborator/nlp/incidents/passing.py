@@ -78,8 +78,10 @@ def in_name(trig: Token) -> bool:
 
 
 def such(trig: Token) -> bool:
-    """'such massacres', 'many such killings': a kind of act, pointing at no one event."""
-    return is_noun(trig) and any(c.lower_ == "such" for c in trig.children)
+    """'such massacres', 'many such killings', 'such torture chambers': a kind of act,
+    pointing at no one event."""
+    noun = trig.head if trig.dep_ == "compound" else trig
+    return is_noun(trig) and any(c.lower_ == "such" for c in noun.children)
 
 
 def shielded(trig: Token) -> bool:
@@ -119,6 +121,8 @@ def generic_claim(trig: Token, headline: bool) -> bool:
         return trig.tag_ == "NNS" and _present(verb) or (_present(verb) and _frequent(verb))
     if _ongoing(trig):
         return _kind_of_patients(trig)
+    if _every_target(trig):
+        return True
     if trig.tag_ not in _PRESENT or any(c.dep_ in ("aux", "auxpass") for c in trig.children):
         return False
     if trig.dep_ == "relcl" and trig.head.tag_ == "NNS" and _bare(trig.head):
@@ -129,6 +133,20 @@ def generic_claim(trig: Token, headline: bool) -> bool:
     universal = lexicon().terms["universal"]  # 'they kill anyone who stays'
     return _frequent(trig) or any(
         (o.tag_ == "NNS" and _bare(o)) or (o.lower_,) in universal for o in objs
+    )
+
+
+def _every_target(verb: Token) -> bool:
+    """'The army burns every village it passes', 'every village that hides soldiers will be
+    levelled': an act told in the present or as a threat against every one of a kind ('they
+    burned every house' tells one past act)."""
+    if not _present(verb):
+        return False
+    return any(
+        d.dep_ == "det" and d.lower_ in ("every", "each")
+        for c in verb.children
+        if c.dep_ in ("dobj", "nsubjpass")
+        for d in c.children
     )
 
 

@@ -10,6 +10,7 @@ Each is read off the dependency parse with the word lists in lexicons/incident_s
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from spacy.tokens import Token
@@ -323,12 +324,12 @@ def fiction(trig: Token) -> bool:
     a reported one."""
     if any(c.dep_ == "amod" and _low(c) in words()["simulated"] for c in trig.children):
         return True
-    # the clause may hang on the author ('a novel by X in which'): its antecedent is among
-    # the few words before the noun it hangs on
+    # the clause may hang on the author ('a novel by the late X in which'): its antecedent
+    # is among the few words before the noun it hangs on
     for clause in [trig, *list(trig.ancestors)[:3]]:
         if clause.dep_ in ("relcl", "acl"):
             head = clause.head
-            near = head.doc[max(head.sent.start, head.i - 4) : head.i + 1]
+            near = head.doc[max(head.sent.start, head.i - 6) : head.i + 1]
             return any(_work(t) for t in near)
     return False
 
@@ -347,7 +348,9 @@ def natural_death(trig: Token) -> bool:
     """'Cholera had killed at least 25 people', 'an ebola outbreak had killed 16', 'the
     earthquake, which killed more than 3,700': a killer that is an illness or a natural
     disaster (the role lexicon's non-violent causes of death, which 'died of cholera' reads
-    too) is no one's act."""
+    too) is no one's act; nor is an illness named like one ('died of a heart attack')."""
+    if is_noun(trig):
+        return has([*(c for c in trig.lefts if c.dep_ == "compound"), trig], "non_violent_death")
     if _low(trig) != "kill" or trig.pos_ != "VERB":
         return False
     causes = [c for c in trig.children if c.dep_ == "nsubj"]
@@ -391,6 +394,33 @@ def disproved(trig: Token) -> bool:
         verdict = [t for t in verb.subtree if t.lower_ in words()["false"]]
         return trig in subject and bool(verdict)
     return False
+
+
+_QUESTION = re.compile(r"(?:Q|QUESTION):\s")
+# the answer's first two sentences ('I asked her mother. It did not happen.')
+_ANSWER = re.compile(r"\s*(?:A|ANSWER):\s+([^.!?\n]*[.!?]?[^.!?\n]*)")
+
+
+def answered_false(trig: Token) -> bool:
+    """'Q: People said the soldiers also raped a girl in the school. A: It did not happen.':
+    an interviewer's question relays a rumour that the answer opening the next paragraph
+    says is untrue."""
+    text = trig.doc.text
+    start = text.rfind("\n", 0, trig.idx) + 1
+    if not _QUESTION.match(text, start):
+        return False
+    end = text.find("\n", trig.idx)
+    answer = _ANSWER.match(text, end) if end >= 0 else None
+    if answer is None:
+        return False
+    said = re.findall(r"[\w']+", answer.group(1).lower())
+    if said[:1] == ["no"]:
+        return True
+    told = " ".join(said)
+    return any(
+        re.search(rf"\b{re.escape(w)}\b", told)
+        for w in words()["answered_false"] | words()["false"]
+    )
 
 
 _MOVES = frozenset(("transfer", "relocate", "remove", "evacuate"))  # the moving triggers
