@@ -110,6 +110,8 @@ FOLDERS = {
     "blind47": ROOT / "tests/fixtures/retellings/blind47",
     "blind48": ROOT / "tests/fixtures/retellings/blind48",
     "blind49": ROOT / "tests/fixtures/retellings/blind49",
+    "blind50": ROOT / "tests/fixtures/retellings/blind50",
+    "blind51": ROOT / "tests/fixtures/retellings/blind51",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
@@ -157,6 +159,8 @@ HELD = (
     "blind47",
     "blind48",
     "blind49",
+    "blind50",
+    "blind51",
 )
 ECB = ("ecb_dev", "ecb_train", "ecb_dev_cut", "ecb_train_cut")
 DEFAULT = [s for s in (*FOLDERS, *RU_UK, *ECB) if s not in HELD]
