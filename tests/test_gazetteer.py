@@ -85,6 +85,23 @@ def test_names_inside_person_and_outlet_names_are_not_places(nlp: Language) -> N
     assert spans == {"Berlin"}
 
 
+def test_a_town_name_opening_a_title_is_no_place(nlp: Language) -> None:
+    """US towns are called Freedom and Republic: 'the Liberty for Detainees Fund' and 'the
+    Republic of Tatarstan' name none, while 'taken to Dnipro for tests' and 'the village
+    Pisky of Bakhmut district' still place their towns."""
+    gaz = gazetteer.load()
+    titles = nlp(
+        "The Freedom for Detainees Fund said two men died in a colony in the Republic of "
+        "Tatarstan, Russia."
+    )
+    assert {s.text for s in geotagger.tag_places(gaz, titles)} == {"Tatarstan", "Russia"}
+    places = nlp(
+        "Samples were taken to Dnipro for DNA tests. Shells hit the village Pisky of Bakhmut "
+        "district in Ukraine."
+    )
+    assert {"Dnipro", "Pisky"} <= {s.text for s in geotagger.tag_places(gaz, places)}
+
+
 def test_small_places_need_their_country_in_context(nlp: Language) -> None:
     gaz = gazetteer.load()
     alone = nlp("The meeting took place in Byshiv yesterday.")

@@ -6,10 +6,13 @@ invalidate the cached index (its key hashes the builder's code).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from corroborator.nlp import lexicon
 from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import BIG_POPULATION, MAX_TOKENS, Gazetteer, load
 
@@ -112,6 +115,38 @@ def _hyphen_part(doc: Doc, start: int, end: int) -> bool:
     return before or after
 
 
+_At = dict[int, tuple[int, ...]]  # gazetteer ids of the names matched at each token
+_TO_A_PLACE = {"in", "at", "to", "from", "near", "of", "into", "towards", "toward", "via"}
+_TO_A_PLACE |= {"left", "fled", "leaving", "fleeing"}
+
+
+def _titled(
+    gaz: Gazetteer, doc: Doc, start: int, end: int, ids: tuple[int, ...], places_at: _At
+) -> bool:
+    """'the Republic of Tatarstan', 'Freedom for Captives Initiative': a word a town is also
+    called, opening a title ('of' or 'for' and a capitalised word that is no place in that
+    town's country), where no word leads to it as a place ('taken to Baghdad for DNA
+    analysis', 'left El Geneina for Chad', 'the village Lukashivka of Chernihivskyi
+    district', 'Balakliia of Kharkiv region' stay places)."""
+    if not (
+        end + 1 < len(doc)
+        and doc[end].lower_ in ("of", "for")
+        and doc[end + 1].text[:1].isupper()
+        and doc[end + 1].is_alpha
+    ):
+        return False
+    if start > 0 and doc[start - 1].lower_ in _leads_to_a_place():
+        return False
+    countries = {gaz.places[g].country for g in ids}
+    return not any(gaz.places[g].country in countries for g in places_at.get(end + 1, ()))
+
+
+@lru_cache(maxsize=1)
+def _leads_to_a_place() -> frozenset[str]:
+    """Prepositions and settlement words ('the village Lukashivka of Chernihiv district')."""
+    return frozenset(_TO_A_PLACE | lexicon.words("places_settlements.txt"))
+
+
 _AREA_WORDS = {"state", "region", "province", "oblast", "governorate", "district", "territory"}
 _AREA_WORDS |= {"county", "prefecture", "department", "raion"}
 
@@ -123,6 +158,7 @@ def _area_word_at(doc: Doc, i: int) -> bool:
 def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
     """GPE spans for the document, with the guards described in the module docstring."""
     raw = _matches(gaz, doc)
+    places_at = {start: ids for start, _, ids in raw}
     countries: set[str] = set()
     accepted: list[tuple[int, int, tuple[int, ...]]] = []
     pending: list[tuple[int, int, tuple[int, ...]]] = []
@@ -139,7 +175,9 @@ def tag_places(gaz: Gazetteer, doc: Doc) -> list[Span]:
             continue
         if _area_word_at(doc, end) and any(p.kind in {"admin1", "admin2"} for p in places):
             end += 1  # "Rakhine State", "Masisi Territory": the area, not a longer name
-        if not country and _inside_longer_name(doc, start, end):
+        if not country and (
+            _inside_longer_name(doc, start, end) or _titled(gaz, doc, start, end, ids, places_at)
+        ):
             big = any(p.kind != "city" or p.population >= BIG_POPULATION for p in places)
             if not big:  # "the Kyiv Independent" leaves Kyiv a city; "Richard Weir" no town
                 bad_names.add(doc[start:end].text)
