@@ -80,6 +80,17 @@ def test_russian_report() -> None:
         ("Жителей вывезли из Мариуполя.", "ru", "Mariupol"),
         # a plural name's instrumental, and a town GeoNames lists only in Cyrillic
         ("Солдаты окопались под Пятихатками Днепропетровской области.", "ru", "Pyatykhatky"),
+        # a hyphened name with both parts declined, and an adjective-noun pair
+        (
+            "Детей вывезли из школы в Каменке-Днепровской в начале лета.",
+            "ru",
+            "Kamyanka-Dniprovska",
+        ),
+        ("Снаряд влучив у будинок у Малій Токмачці вночі.", "uk", "Mala Tokmachka"),
+        ("Снаряды упали в Малой Токмачке ночью, сообщили власти.", "ru", "Mala Tokmachka"),
+        # 'по' leads to the place struck; a small place named with its region needs no more
+        ("Российская армия нанесла ракетный удар по Кривому Рогу ночью.", "ru", "Kryvyy Rih"),
+        ("Накануне Вербовое Запорожской области снова обстреляли.", "ru", "Verbove"),
     ],
 )
 def test_places_in_any_case(text: str, lang: str, name: str) -> None:
@@ -97,6 +108,23 @@ def test_a_byline_surname_and_the_next_sentence_name_no_town() -> None:
     )
     names = {p.name for p in extract(text).places}
     assert "Pyatykhatky" in names and not names & {"Kirsanov", "Namibia"}
+
+
+def test_speakers_offices_and_factories_name_no_town() -> None:
+    """'по словам Иванова' names a speaker (Ivanovo's genitive is spelled alike), 'Полиция
+    Херсонской области' an office, and 'Вовчанського агрегатного заводу' a factory."""
+    ru = (
+        "По словам Иванова, военные обстреляли Херсон. Полиция Херсонской области открыла "
+        "дело после обстрела."
+    )
+    uk = "Військового взяли в полон біля Вовчанського агрегатного заводу, повідомили в штабі."
+    ru_names = {p.name for p in extract(ru).places}
+    assert "Kherson" in ru_names and not ru_names & {"Ivanovo", "Polytsi"}
+    assert not {p.name for p in extract(uk).places} & {"Vovchanske", "Vovchansk"}
+    # an adjective of a two-word name the gazetteer cannot read is no country either
+    assert "Mali" not in {
+        p.name for p in extract("Обстрел Малой Токмачки продолжался всю ночь.").places
+    }
 
 
 def test_mixed_document_routes_each_part() -> None:

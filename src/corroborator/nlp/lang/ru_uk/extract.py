@@ -28,7 +28,7 @@ def extract(
     ex = Extraction()
     if named is None:
         named = entities.named_many([text])[0]
-    ex.places = places.resolve(text, toks, named)
+    ex.places = places.resolve(text, toks, named, language)
     # a name the gazetteer placed is a place, whatever NER called it ("Бучі" as PER)
     placed = [(p.start, p.end) for p in ex.places]
     trimmed = [t for e in named if (t := _trim(text, e, placed)) is not None]

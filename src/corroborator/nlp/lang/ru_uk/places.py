@@ -15,7 +15,7 @@ from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import gazetteer
 from corroborator.nlp.gazetteer import Gazetteer, Place
 from corroborator.nlp.lang.places import place_ref
-from corroborator.nlp.lang.ru_uk.text import Token, lex
+from corroborator.nlp.lang.ru_uk.text import Token, analyzer, lex
 
 _ENDINGS = (
     "ами",  # під Пятихатками
@@ -40,14 +40,40 @@ _ENDINGS = (
     "я",
 )
 _REFILLS = ("", "а", "я", "ь", "и", "ы", "е")
+# an adjective's oblique endings and its nominative forms: "в Каменке-Днепровской" ->
+# Каменка-Днепровская, "у Кам'янці-Дніпровській" -> Кам'янка-Дніпровська, "Кривого Рога"
+_ADJECTIVE = {
+    "ой": ("ая",),
+    "ую": ("ая",),
+    "ей": ("яя",),
+    "ої": ("а",),
+    "ій": ("а",),
+    "ою": ("а",),
+    # a village is more often neuter (Дніпровське, Степовое) than masculine
+    "ого": ("е", "ое", "ий", "ый", "ой"),
+    "ому": ("е", "ое", "ий", "ый", "ой"),
+    "ым": ("ое", "ый"),
+    "им": ("е", "ий"),
+    "ім": ("е", "ий"),
+}
 _PLURALS = ("и", "ы", "і")  # what a plural's instrumental ("Пятихатками") is named by
 _ALTERNATIONS = {"ц": "к", "з": "г", "с": "х"}  # Костянтинівці <- Костянтинівка, Ризі <- Рига
 _HOME = ("UA", "RU")
 
 
-def variants(word: str) -> list[str]:
+def variants(word: str, adjective: bool = True) -> list[str]:
     """The word and its possible nominative forms, most likely first (a big place may stand
-    anywhere inside a sentence; a small one needs a preposition or NER's say-so)."""
+    anywhere inside a sentence; a small one needs a preposition or NER's say-so); each
+    part of a hyphened name is declined ("Каменке-Днепровской"). A lone adjective is
+    declined as one only where asked: "Южному" is a town (Yuzhnyy) only after a
+    preposition of place."""
+    first, dash, rest = word.partition("-")
+    if dash and first and rest and "-" not in rest:
+        return [f"{a}-{b}" for a in _declined(first) for b in _declined(rest)]
+    return _declined(word, adjective)
+
+
+def _declined(word: str, adjective: bool = True) -> list[str]:
     out = [word]
     low = word.lower()
     for end in _ENDINGS:
@@ -56,6 +82,9 @@ def variants(word: str) -> list[str]:
             out += [stem + r for r in (_PLURALS if end in ("ами", "ями") else _REFILLS)]
             if end in ("і", "е") and stem[-1:] in _ALTERNATIONS:
                 out.append(stem[:-1] + _ALTERNATIONS[stem[-1]] + "а")
+    for end, nominatives in _ADJECTIVE.items() if adjective else ():
+        if low.endswith(end) and len(low) - len(end) >= 3:
+            out += [word[: len(word) - len(end)] + n for n in nominatives]
     return list(dict.fromkeys(out))
 
 
@@ -72,9 +101,43 @@ def _best(gaz: Gazetteer, names: list[str], cued: bool) -> Place | None:
     return None
 
 
-def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list[PlaceRef]:
+def _in_area(toks: list[Token], i: int, areas: set[str], lang: str) -> bool:
+    """The name is followed by its region or district ("Каменке-Днепровской Запорожской
+    области"): a place, however small, unless it is a common noun ("Полиция Херсонской
+    области")."""
+    if not (i + 2 < len(toks) and toks[i + 1].is_title and toks[i + 2].lower in areas):
+        return False
+    if not _adjective(toks[i + 1].text, lang):
+        return False  # "Головна | Новини | Громади": a menu, not a region
+    return not _common_noun(toks[i].text, lang)
+
+
+def _common_noun(word: str, lang: str) -> bool:
+    morph = analyzer(lang)
+    tag = morph.parse(word)[0].tag
+    return bool(morph.word_is_known(word.lower()) and tag.POS == "NOUN" and "Geox" not in tag)
+
+
+def _adjective(word: str, lang: str) -> bool:
+    return bool(analyzer(lang).parse(word)[0].tag.POS == "ADJF")
+
+
+def _modifies_next(text: str, toks: list[Token], i: int, lang: str) -> bool:
+    """An adjective whose noun follows it ("біля Вовчанського агрегатного заводу") is no
+    town of its own."""
+    if i + 1 >= len(toks) or text[toks[i].end : toks[i + 1].start] != " ":
+        return False
+    nxt = toks[i + 1]
+    return nxt.is_title or analyzer(lang).parse(nxt.text)[0].tag.POS in ("NOUN", "ADJF")
+
+
+def resolve(
+    text: str, toks: list[Token], entities: list[EntityMention], lang: str
+) -> list[PlaceRef]:
     gaz = gazetteer.load()
     preps = set(lex()["place_prepositions"])
+    areas = set(lex()["area_words"])
+    speakers = set(lex()["according_to"])
     spans = [(e.start, e.end) for e in entities if e.kind in ("place", "person", "organization")]
     named_at = {t.start for t in toks if any(s <= t.start < e for s, e in spans)}
     # a word of a full name ("Ольга Кирсанова") is no town unless a preposition says so
@@ -91,19 +154,32 @@ def resolve(text: str, toks: list[Token], entities: list[EntityMention]) -> list
             and toks[i - 1].end <= out[-1].end + 4
             and not any(ch in ".!?\n" for ch in text[out[-1].end : t.start])
         )
-        cued = (i > 0 and toks[i - 1].lower in preps) or listed
+        cued = (i > 0 and toks[i - 1].lower in preps) or listed or _in_area(toks, i, areas, lang)
         tried = cued or t.start in named_at or i == 0 or t.lower != t.text
-        if not t.is_title or not tried or (t.start in in_name and not cued):
+        spoken = i > 0 and toks[i - 1].lower in speakers  # 'по словам Иванова'
+        if not t.is_title or not tried or (t.start in in_name and not cued) or spoken:
             i += 1
             continue
         hit: tuple[Place, int] | None = None
+        # "Покровського району" names a district by its town's adjective: not a town
+        region = i + 1 < len(toks) and toks[i + 1].lower in areas
         if i + 1 < len(toks) and toks[i + 1].is_title and toks[i + 1].start - t.end == 1:
             pairs = [f"{a} {b}" for a in variants(t.text) for b in variants(toks[i + 1].text)]
             place = _best(gaz, pairs, cued)
             hit = (place, i + 1) if place else None
         inside = i > 0 and not any(ch in ".!?\n" for ch in text[toks[i - 1].end : t.start])
+        if (
+            hit is None
+            and not cued
+            and not region  # "Курской области" stays the region's town, as before
+            and _modifies_next(text, toks, i, lang)
+            and _adjective(t.text, lang)
+        ):
+            i += 1  # "Малой Токмачки" the gazetteer lacks is not Mali
+            continue
         if hit is None and (cued or t.start in named_at or inside):
-            place = _best(gaz, variants(t.text), cued)
+            alone = cued and not region and not _modifies_next(text, toks, i, lang)
+            place = _best(gaz, variants(t.text, adjective=alone), cued)
             hit = (place, i) if place else None
         if hit is None:
             i += 1
