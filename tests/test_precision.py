@@ -1043,6 +1043,24 @@ def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
             "in Dnipro.\n\nThe attack came days after a strike on a bus station in Marhanets.",
             [("attack_populated_area", "Nikopol")],
         ),
+        # a town that places another ('30 km west of X') yields to a town the act names
+        (
+            "Gunmen shot dead four farmers in Tal Hamid\n\nA man from Tal Hamid, a farming "
+            "village 30 km west of Al-Hasakah, said the gunmen shot four farmers at their well "
+            "on Sunday.",
+            [("killing_civilians", "Tal Hamid")],
+        ),
+        # a village described by its people and trade, in a district named after its town
+        (
+            "Armed men killed at least seven traders in Sogou Dine, a Dogon market village in "
+            "the Koro circle, the mayor said.",
+            [("killing_civilians", "Sogou Dine")],
+        ),
+        (
+            "Militants killed four shepherds in Kiri Wan, a Kurdish farming hamlet in Afrin "
+            "district, on Monday.",
+            [("killing_civilians", "Kiri Wan")],
+        ),
     ],
 )
 def test_incident_place_rules(incidents_of, text: str, expected: list[Any]) -> None:

@@ -117,6 +117,22 @@ def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
     return False
 
 
+_COMPASS = frozenset(("north", "south", "east", "west", "northeast", "northwest", "southeast"))
+_COMPASS |= {"southwest", "outskirts"}
+
+
+def _landmark(doc: Doc, p: PlaceRef) -> bool:
+    """'a village 22 km east of Jableh', 'Bilozerka, near Kherson', 'outside Kupiansk': a
+    town that places another, second to a town the act's words name itself."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj":
+        return False
+    prep = tok.head
+    if prep.lower_ in ("near", "outside"):
+        return True
+    return prep.lower_ == "of" and prep.head.lower_ in _COMPASS
+
+
 def _court(doc: Doc, p: PlaceRef) -> bool:
     """'A court in Dnipro sentenced ...', 'was tried in Koblenz', 'the Dnipro court': where
     the case is heard, not where the act was."""
@@ -177,7 +193,7 @@ def event_date(doc: Doc, d: DateRef) -> bool:
 
 _DISTRICTS = (  # areas around villages ('the Bilozerka community', 'Khin-U township')
     r"(?:district|raion|territory|county|municipality|local government area|lga|community"
-    r"|hromada|commune|township|chiefdom)"
+    r"|hromada|commune|township|chiefdom|circle|cercle)"
 )
 _DISTRICT_AFTER = re.compile(rf"\s+{_DISTRICTS}\b", re.I)  # 'Maru | local government area'
 _DISTRICT_END = re.compile(rf"\s{_DISTRICTS}$", re.I)  # 'Bilozerka district' tagged whole
@@ -203,8 +219,9 @@ def choose_place(
     scene_from: int = 0,
     told: Sequence[tuple[int, int]] = (),
 ) -> PlaceRef | None:
-    """Most specific usable place in the mention spans (earliest span first on ties; not
-    one of an earlier act the sentence dates this one by; a home town only if alone), else
+    """Most specific usable place in the mention spans (a landmark placing another town
+    last, then the earliest span first on ties; not one of an earlier act the sentence
+    dates this one by; a home town only if alone), else
     a recap sentence's place (also over a bare country), else the most specific place of
     a sentence above it in its paragraph, from `scene_from`, that tells an act (`told`:
     "Gunmen attacked the village of X. At least 16 were killed."), else, for a mention
@@ -228,6 +245,7 @@ def choose_place(
             pool,
             key=lambda p: (
                 _rank(doc, p),
+                _landmark(doc, p),
                 next(i for i, s in enumerate(spans) if s[0] <= p.start < s[1]),
                 abs(p.start - trigger),
             ),

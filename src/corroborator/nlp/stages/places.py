@@ -708,9 +708,9 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
         )
         if start < i and not named_after and not _demonym(doc[start:i].text):
             out.append((start, i, i + 1))
-        # "X, a (small frontline) village near Y"
+        # "X, a (small frontline) village near Y", "X, a Dogon farming village"
         k = i - 1
-        while k > 0 and doc[k].text.islower() and doc[k].lower_ not in {"a", "an"}:
+        while k > 0 and doc[k].lower_ not in {"a", "an"} and _describes(doc[k], i):
             k -= 1
         compound = tok.dep_ == "compound"  # "Ann Lee, a town councillor": not a town
         # "X, a teacher from the town of Y": the town is Y's, X is not a town
@@ -725,6 +725,14 @@ def _cued_names(doc: Doc) -> list[tuple[int, int, int]]:
             if start < k - 1 and not person:
                 out.append((start, k - 1, i + 1))
     return out
+
+
+def _describes(tok: Token, noun: int) -> bool:
+    """A word of the description before a settlement noun: lower-case, or a capitalised
+    people's or region's name modifying a word up to the noun ('a Dogon farming village')."""
+    if tok.text.islower():
+        return True
+    return tok.dep_ in ("amod", "compound", "nmod") and tok.i < tok.head.i <= noun
 
 
 def _named_near(doc: Doc) -> list[Span]:
