@@ -117,10 +117,14 @@ def test_speakers_offices_and_factories_name_no_town() -> None:
         "По словам Иванова, военные обстреляли Херсон. Полиция Херсонской области открыла "
         "дело после обстрела."
     )
-    uk = "Військового взяли в полон біля Вовчанського агрегатного заводу, повідомили в штабі."
+    uk = (
+        "Військового взяли в полон біля Вовчанського агрегатного заводу, повідомили в штабі. "
+        "Поліція Харківської області відкрила провадження."
+    )
     ru_names = {p.name for p in extract(ru).places}
     assert "Kherson" in ru_names and not ru_names & {"Ivanovo", "Polytsi"}
-    assert not {p.name for p in extract(uk).places} & {"Vovchanske", "Vovchansk"}
+    uk_names = {p.name for p in extract(uk).places}  # Ukrainian tags have no 'Geox'
+    assert not uk_names & {"Vovchanske", "Vovchansk", "Politsiya"}
     # an adjective of a two-word name the gazetteer cannot read is no country either
     assert "Mali" not in {
         p.name for p in extract("Обстрел Малой Токмачки продолжался всю ночь.").places
