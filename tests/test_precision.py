@@ -1050,6 +1050,12 @@ def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
             "on Sunday.",
             [("killing_civilians", "Tal Hamid")],
         ),
+        # ... while 'near X' said of the act itself places it there
+        (
+            "Gunmen stopped a minibus running from Kharkiv to Izium near Balakliia and abducted "
+            "five passengers, police said.",
+            [("abduction_detention", "Balakliia")],
+        ),
         # a village described by its people and trade, in a district named after its town
         (
             "Armed men killed at least seven traders in Sogou Dine, a Dogon market village in "
@@ -1060,6 +1066,14 @@ def _places(incidents: list[Any]) -> list[tuple[str, str | None]]:
             "Militants killed four shepherds in Kiri Wan, a Kurdish farming hamlet in Afrin "
             "district, on Monday.",
             [("killing_civilians", "Kiri Wan")],
+        ),
+        # a name read as a place after 'outside' and 'near' and as a body before 'health
+        # post' and 'chief' is the village (the readings after prepositions of place win)
+        (
+            "Fighters took six women from their fields outside Mulungu in South Kivu on "
+            "Tuesday and held them in a camp near Mulungu for a month, a nurse at the Mulungu "
+            "health post said. The Mulungu chief confirmed the account.",
+            [("abduction_detention", "Mulungu")],
         ),
     ],
 )

@@ -21,6 +21,7 @@ from functools import cache
 from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRef, PlaceRef
+from corroborator.nlp import lexicon
 from corroborator.nlp.columns import lows
 from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
@@ -122,15 +123,28 @@ _COMPASS |= {"southwest", "outskirts"}
 
 
 def _landmark(doc: Doc, p: PlaceRef) -> bool:
-    """'a village 22 km east of Jableh', 'Bilozerka, near Kherson', 'outside Kupiansk': a
-    town that places another, second to a town the act's words name itself."""
+    """'a village 22 km east of Jableh', 'Bilozerka, near Kherson': a town that places
+    another town, second to a town the act's words name itself ('kidnapped near Gressier'
+    places the act, and stays its place)."""
     tok = _root(doc, p.start, p.end)
     if tok is None or tok.dep_ != "pobj":
         return False
     prep = tok.head
     if prep.lower_ in ("near", "outside"):
-        return True
-    return prep.lower_ == "of" and prep.head.lower_ in _COMPASS
+        return _a_place(prep.head)
+    if prep.lower_ != "of" or prep.head.lower_ not in _COMPASS:
+        return False
+    return any(_a_place(t) for t in list(prep.head.ancestors)[:3])
+
+
+def _a_place(tok: Token) -> bool:
+    """A town's name or a word for a settlement."""
+    return tok.ent_type_ in ("GPE", "LOC") or tok.lemma_.lower() in _settlement_words()
+
+
+@cache
+def _settlement_words() -> frozenset[str]:
+    return frozenset(lexicon.words("places_settlements.txt"))
 
 
 def _court(doc: Doc, p: PlaceRef) -> bool:

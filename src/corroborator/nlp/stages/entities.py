@@ -522,7 +522,7 @@ def resolve(doc: Doc) -> list[EntityMention]:
 
     votes: dict[str, Counter[str]] = {}
     for m, (_, _, text) in fixed:
-        votes.setdefault(text, Counter())[m.kind] += 1
+        votes.setdefault(text, Counter())[m.kind] += 1 + _located(doc, m)
     order = ("armed_group", "outlet", "person", "organization", "place")
     kind_of = {
         text: max(c, key=lambda k: (c[k] + (100 if k in order[:2] else 0), -order.index(k)))
@@ -534,6 +534,15 @@ def resolve(doc: Doc) -> list[EntityMention]:
         canonical = m.canonical or (surnames.get(text, text) if kind == "person" else text)
         out.append(EntityMention(a, b, text, kind, m.label, canonical))
     return out
+
+
+_LOCATIVE = frozenset(("in", "near", "outside", "around", "at", "from", "into", "towards"))
+
+
+def _located(doc: Doc, m: _Mention) -> int:
+    """A place reading after a preposition of place counts twice when a name's mentions
+    vote on its kind ('fields outside Lulingu' against 'the Lulingu health post')."""
+    return int(m.kind == "place" and m.start > 0 and doc[m.start - 1].lower_ in _LOCATIVE)
 
 
 def _unify_forces(
