@@ -258,6 +258,7 @@ NOT_INCIDENTS = {
         "Health workers said cholera had killed at least 25 people in the camp since June.",
         "The clinic was damaged in the February earthquake, which killed more than 200 people.",
         "The village headman died of a heart attack in March, his son said.",
+        "In both camps, infants are dying of malnutrition, the nurses said.",
     ],
     "exchange_of_fire": [
         "Marines traded mortar fire with separatist positions across the river overnight.",
@@ -301,6 +302,9 @@ NOT_INCIDENTS = {
     "commemorated": [
         "Friday was the tenth anniversary of the massacre in Beni on 13 August 2016, which "
         "killed 51 people.",
+        # the clause hung on the act's place, however parsed
+        "This week was also the anniversary of the drone attack on the market in Hpa Pun, "
+        "Karen State, in April 2023, in which at least nine traders were killed.",
     ],
     "told_before": [
         "The commission is still examining the shelling of a clinic in Avdiivka described in "
@@ -332,6 +336,11 @@ NOT_INCIDENTS = {
 
 STILL_INCIDENTS = [
     ("Soldiers burned every house in Kyaung Kone on Monday.", ["other"]),  # one past act
+    (  # 'in which' after the report's own act tells more of it
+        "Soldiers raided the market in Let Yet Kone on Monday, in which at least 11 traders "
+        "were killed.",
+        ["killing_civilians"],
+    ),
     (  # an answer that bears out what the question relays
         "Q: Some reports said soldiers also shot the village imam.\n\nA: Yes. There was no "
         "doctor to help him.",

@@ -740,7 +740,22 @@ def described_event(clause: Token) -> Token | None:
     if head.lower_ in _MONTHS or _year(head):
         before = [t for t in head.sent if t.i < head.i and t.lemma_.lower() in _ACTS]
         return before[-1] if before else None
+    if _in_which(clause):  # ... or on its place, or the sentence's verb ('the attack on the
+        # school in Let Yet Kone, in which 11 died'): the act noun nearest before it
+        start = clause.left_edge.i
+        before = [t for t in clause.sent if t.i < start and t.lemma_.lower() in _ACTS]
+        return before[-1] if before else None
     return None
+
+
+def _in_which(clause: Token) -> bool:
+    """'..., in which 11 children were killed', 'during which': a clause telling of an event."""
+    return any(
+        c.dep_ == "prep"
+        and c.lower_ in ("in", "during")
+        and any(w.lower_ == "which" for w in c.children)
+        for c in clause.children
+    )
 
 
 def _likened(verb: Token) -> list[Token] | None:
