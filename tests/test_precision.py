@@ -46,6 +46,7 @@ NOT_INCIDENTS = {
     "every_one_of_a_kind": [  # present or threatened, against every one of a kind
         "The colonel says his gunners shell every farm that shelters fighters.",
         'A pro-war channel posted that "each school used as a base will be flattened."',
+        '"Any farm that feeds the rebels will be torched," the leaflet said.',
     ],
     "retold": [
         "Residents returned to the town a month after the massacre in Tadamon, when soldiers "
@@ -222,6 +223,8 @@ NOT_INCIDENTS = {
         "Pupils are reading a novel by Anna Kravets in which soldiers burn a village market.",
         "The festival opens with a novel by the exiled poet Ilya Marchenko in which a platoon "
         "shoots a ferryman.",
+        'Tonight the station shows the second episode of its new drama "Checkpoint", in which '
+        "occupying soldiers shoot a teacher in front of her school.",
         "Rescuers practised on volunteers playing the wounded of a simulated strike on a school.",
     ],
     "private_motive": [
@@ -259,6 +262,8 @@ NOT_INCIDENTS = {
         "The clinic was damaged in the February earthquake, which killed more than 200 people.",
         "The village headman died of a heart attack in March, his son said.",
         "In both camps, infants are dying of malnutrition, the nurses said.",
+        "A shepherd and his flock were killed by lightning on the ridge above Tabqa.",
+        "A boy from the camp died from a snake bite on Sunday, the clinic said.",
     ],
     "exchange_of_fire": [
         "Marines traded mortar fire with separatist positions across the river overnight.",

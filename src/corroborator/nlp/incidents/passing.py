@@ -137,13 +137,13 @@ def generic_claim(trig: Token, headline: bool) -> bool:
 
 
 def _every_target(verb: Token) -> bool:
-    """'The army burns every village it passes', 'every village that hides soldiers will be
+    """'The army burns every village it passes', 'any village that hides soldiers will be
     levelled': an act told in the present or as a threat against every one of a kind ('they
     burned every house' tells one past act)."""
     if not _present(verb):
         return False
     return any(
-        d.dep_ == "det" and d.lower_ in ("every", "each")
+        d.dep_ == "det" and d.lower_ in ("every", "each", "any")
         for c in verb.children
         if c.dep_ in ("dobj", "nsubjpass")
         for d in c.children

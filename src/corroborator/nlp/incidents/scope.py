@@ -354,6 +354,7 @@ def natural_death(trig: Token) -> bool:
     if _low(trig) != "kill" or trig.pos_ != "VERB":
         return False
     causes = [c for c in trig.children if c.dep_ == "nsubj"]
+    causes += [g for c in trig.children if c.dep_ == "agent" for g in c.children]  # 'by lightning'
     if trig.dep_ == "relcl" and any(c.lower_ in ("which", "that") for c in causes):
         causes = [trig.head]  # 'the earthquake, which killed ...'
         while causes[-1].dep_ == "pobj" and causes[-1].head.lower_ in ("of", "in"):
