@@ -115,7 +115,9 @@ def _in_area(toks: list[Token], i: int, areas: set[str], lang: str) -> bool:
 def _common_noun(word: str, lang: str) -> bool:
     morph = analyzer(lang)
     tag = morph.parse(word)[0].tag
-    return bool(morph.word_is_known(word.lower()) and tag.POS == "NOUN" and "Geox" not in tag.grammemes)
+    return bool(
+        morph.word_is_known(word.lower()) and tag.POS == "NOUN" and "Geox" not in tag.grammemes
+    )
 
 
 def _adjective(word: str, lang: str) -> bool:
