@@ -170,17 +170,13 @@ def resolve(
             place = _best(gaz, pairs, cued)
             hit = (place, i + 1) if place else None
         inside = i > 0 and not any(ch in ".!?\n" for ch in text[toks[i - 1].end : t.start])
-        if (
-            hit is None
-            and not cued
-            and not region  # "Курской области" stays the region's town, as before
-            and _modifies_next(text, toks, i, lang)
-            and _adjective(t.text, lang)
-        ):
+        # "Курской области" stays the region's town, as before
+        modifies = hit is None and not region and _modifies_next(text, toks, i, lang)
+        if modifies and not cued and _adjective(t.text, lang):
             i += 1  # "Малой Токмачки" the gazetteer lacks is not Mali
             continue
         if hit is None and (cued or t.start in named_at or inside):
-            alone = cued and not region and not _modifies_next(text, toks, i, lang)
+            alone = cued and not region and not modifies
             place = _best(gaz, variants(t.text, adjective=alone), cued)
             hit = (place, i) if place else None
         if hit is None:
