@@ -27,6 +27,7 @@ from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
 from corroborator.nlp.incidents.lexicon import is_act, low
 from corroborator.nlp.pipeline import text_of
+from corroborator.nlp.stages.places import DIRECTIONS
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
 _DATE_PRECISION = {"day": 0, "week": 1, "month": 2, "year": 3, "unknown": 4}
@@ -118,8 +119,7 @@ def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
     return False
 
 
-_COMPASS = frozenset(("north", "south", "east", "west", "northeast", "northwest", "southeast"))
-_COMPASS |= {"southwest", "outskirts"}
+_PLACING = frozenset(DIRECTIONS | {"outskirts"})  # '22 km east of X', 'the outskirts of X'
 
 
 def _landmark(doc: Doc, p: PlaceRef) -> bool:
@@ -132,19 +132,15 @@ def _landmark(doc: Doc, p: PlaceRef) -> bool:
     prep = tok.head
     if prep.lower_ in ("near", "outside"):
         return _a_place(prep.head)
-    if prep.lower_ != "of" or prep.head.lower_ not in _COMPASS:
+    if prep.lower_ != "of" or prep.head.lower_ not in _PLACING:
         return False
     return any(_a_place(t) for t in list(prep.head.ancestors)[:3])
 
 
 def _a_place(tok: Token) -> bool:
     """A town's name or a word for a settlement."""
-    return tok.ent_type_ in ("GPE", "LOC") or tok.lemma_.lower() in _settlement_words()
-
-
-@cache
-def _settlement_words() -> frozenset[str]:
-    return frozenset(lexicon.words("places_settlements.txt"))
+    settlements = lexicon.words("places_settlements.txt")
+    return tok.ent_type_ in ("GPE", "LOC") or tok.lemma_.lower() in settlements
 
 
 def _court(doc: Doc, p: PlaceRef) -> bool:

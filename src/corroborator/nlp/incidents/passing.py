@@ -738,14 +738,13 @@ def described_event(clause: Token) -> Token | None:
     if head.lemma_.lower() in _ACTS:
         return head
     if head.lower_ in _MONTHS or _year(head):
-        before = [t for t in head.sent if t.i < head.i and t.lemma_.lower() in _ACTS]
-        return before[-1] if before else None
-    if _in_which(clause):  # ... or on its place, or the sentence's verb ('the attack on the
-        # school in Let Yet Kone, in which 11 died'): the act noun nearest before it
-        start = clause.left_edge.i
-        before = [t for t in clause.sent if t.i < start and t.lemma_.lower() in _ACTS]
-        return before[-1] if before else None
-    return None
+        upto = head.i
+    elif _in_which(clause):  # ... or on its place, or the sentence's verb ('the attack on
+        upto = clause.left_edge.i  # the school in Let Yet Kone, in which 11 died')
+    else:
+        return None
+    before = [t for t in clause.sent if t.i < upto and t.lemma_.lower() in _ACTS]
+    return before[-1] if before else None
 
 
 def _in_which(clause: Token) -> bool:

@@ -19,6 +19,7 @@ from corroborator.nlp.incidents.context import first_above, is_noun
 from corroborator.nlp.incidents.lexicon import has, is_act, victim_groups
 from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
+from corroborator.nlp.quotes.turns import ANSWER, QUESTION
 
 
 @lru_cache(maxsize=1)
@@ -397,9 +398,9 @@ def disproved(trig: Token) -> bool:
     return False
 
 
-_QUESTION = re.compile(r"(?:Q|QUESTION):\s")
+_QUESTION = re.compile(rf"(?:{'|'.join(QUESTION)}):\s")
 # the answer's first two sentences ('I asked her mother. It did not happen.')
-_ANSWER = re.compile(r"\s*(?:A|ANSWER):\s+([^.!?\n]*[.!?]?[^.!?\n]*)")
+_ANSWER = re.compile(rf"\s*(?:{'|'.join(ANSWER)}):\s+([^.!?\n]*[.!?]?[^.!?\n]*)")
 
 
 def answered_false(trig: Token) -> bool:

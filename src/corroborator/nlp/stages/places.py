@@ -613,8 +613,8 @@ _PARTICLES |= {"bin", "ibn", "um", "umm", "van", "von", "-"}
 _NOT_NAMES = {"DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
 _STOPS = {",", ";", ":", "(", ")", "—", "–", ".", "!", "?", '"', "“", "”"}
 _WINDOW = 8  # tokens after a settlement in which its region may be named
-_DIRECTIONS = {"north", "south", "east", "west", "northeast", "northwest", "southeast"}
-_DIRECTIONS |= {"southwest", "north-east", "north-west", "south-east", "south-west"}
+DIRECTIONS = {"north", "south", "east", "west", "northeast", "northwest", "southeast"}
+DIRECTIONS |= {"southwest", "north-east", "north-west", "south-east", "south-west"}
 _MAX_NAME = 4
 
 
@@ -753,7 +753,7 @@ def _region_after(doc: Doc, after: int, refs: list[PlaceRef]) -> PlaceRef | None
     ", in Y", "west of Y")."""
     if after < len(doc) and doc[after].text == ",":
         after += 1
-    if after + 1 < len(doc) and doc[after].lower_ in _DIRECTIONS and doc[after + 1].lower_ == "of":
+    if after + 1 < len(doc) and doc[after].lower_ in DIRECTIONS and doc[after + 1].lower_ == "of":
         after += 1
     if after >= len(doc) or doc[after].lower_ not in _LINKS:
         return None
