@@ -19,6 +19,7 @@ from corroborator.nlp.incidents.context import first_above, is_noun
 from corroborator.nlp.incidents.lexicon import has, is_act, victim_groups
 from corroborator.nlp.incidents.mood import denial
 from corroborator.nlp.lexicon import load_json as load_lexicon
+from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.quotes.turns import ANSWER, QUESTION
 
 
@@ -407,7 +408,7 @@ def answered_false(trig: Token) -> bool:
     """'Q: People said the soldiers also raped a girl in the school. A: It did not happen.':
     an interviewer's question relays a rumour that the answer opening the next paragraph
     says is untrue."""
-    text = trig.doc.text
+    text = text_of(trig.doc)
     start = text.rfind("\n", 0, trig.idx) + 1
     if not _QUESTION.match(text, start):
         return False
