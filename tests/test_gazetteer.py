@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from spacy.language import Language
 
@@ -139,3 +141,41 @@ def test_lower_case_article_names_are_tagged_as_places(nlp: Language) -> None:
 def test_surname_after_a_particle_is_no_town(nlp: Language) -> None:
     doc = nlp('"We buried them at night," said Khalid al-Rashid, a teacher.')
     assert not [e for e in doc.ents if e.label_ == "GPE"]
+
+
+def test_mapped_index_answers_as_the_built_one(tmp_path: Path) -> None:
+    """The index file holds what the build made: places (a missing region name stays
+    missing), names in build order (the near-spelling search's ties follow it), ids by
+    name and by tokens, and nothing for a key it does not hold, however alike."""
+    from dataclasses import astuple
+
+    from corroborator.nlp.gazetteer_file import MappedIndex, write
+
+    rows = [
+        (703448, "Kyiv", 50.45, 30.52, "UA", "12", "Kyiv City", 2_797_553, "city"),
+        (709717, "Donetsk", 48.02, 37.8, "UA", "05", "Donetsk", 929_063, "city"),
+        (5_000_001, "Port Town", 1.5, -2.25, "XX", "00", None, 0, "admin2"),
+    ]
+    by_norm = {
+        "kyiv": (703448,),
+        "kiev": (703448,),
+        "donetsk": (709717,),
+        "port town": (5_000_001,),
+    }
+    by_tokens = {("Kyiv",): (703448,), ("Port", "Town"): (5_000_001, 709717)}
+    path = tmp_path / "g.index"
+    write(path, gazetteer_build.Index(rows, by_norm, by_tokens))
+    index = MappedIndex(path)
+    assert [astuple(index.places[r[0]]) for r in rows] == rows
+    assert list(index.places) == [r[0] for r in rows] and 42 not in index.places
+    assert list(index.by_norm) == list(by_norm) and index.by_norm.get("kyiv ") is None
+    assert [index.by_norm[k] for k in by_norm] == list(by_norm.values())
+    assert index.by_tokens.get(("Port", "Town")) == (5_000_001, 709717)
+    assert index.by_tokens.get(("Port",)) is None and index.by_tokens.get(("Town", "Port")) is None
+    assert "Port" in index.first_words and "Town" not in index.first_words
+    assert index.country_names("UA") == (["kyiv", "kiev", "donetsk"], [703448, 703448, 709717])
+    assert index.country_names("FR") == ([], [])
+    assert [p.geonameid for p in index.places.of_kind("admin2")] == [5_000_001]
+    (tmp_path / "bad.index").write_bytes(b"not an index")
+    with pytest.raises(ValueError):
+        MappedIndex(tmp_path / "bad.index")

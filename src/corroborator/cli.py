@@ -16,6 +16,8 @@ from corroborator.ingest.readers import DOCUMENT_MAX_BYTES
 from corroborator.storage.db import Store, archive_root_for, open_store
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from corroborator.ingest.runner import IngestReport
     from corroborator.linking.prepare import Prepared
 
@@ -91,7 +93,7 @@ def ingest(
     extract and link."""
     store = c.store
     archive_root = c.archive_root
-    prepared = None
+    ahead: Callable[[], Prepared | None] | None = None
     if no_extract or dask:
         report = _ingest(store, archive_root, paths, quiet)
     else:  # with a pool: archive in a child while this process loads the models
@@ -104,7 +106,7 @@ def ingest(
             finally:
                 own.close()
 
-        def ahead(done: IngestReport) -> Prepared | None:
+        def read_ahead(done: IngestReport) -> Prepared | None:
             from corroborator.linking.prepare import prepare
 
             own = open_store(store.url)
@@ -113,8 +115,8 @@ def ingest(
             finally:
                 own.close()
 
-        report, prepared = warm_up_beside(run, jobs, ahead)
-    failed = _finish_ingest(store, report, quiet, no_extract, dask, jobs, prepared)
+        report, ahead = warm_up_beside(run, jobs, read_ahead)
+    failed = _finish_ingest(store, report, quiet, no_extract, dask, jobs, ahead)
     if report.rejected or failed:
         sys.exit(1)
 
@@ -141,7 +143,7 @@ def _finish_ingest(
     no_extract: bool,
     dask: str | None,
     jobs: int | None = None,
-    prepared: Prepared | None = None,
+    ahead: Callable[[], Prepared | None] | None = None,
 ) -> int:
     """Name duplicates and rejections, extract and link what is new, print the tally; the
     number of documents whose extraction failed."""
@@ -155,7 +157,7 @@ def _finish_ingest(
     if not no_extract:
         from corroborator.process import process
 
-        done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs, prepared=prepared)
+        done = process(store, progress=_progress(quiet), dask=dask, jobs=jobs, ahead=ahead)
         extracted, failed = done.extracted, len(done.failed)
         for source, reason in done.failed:
             click.echo(f"not extracted: {source}: {reason}", err=True)

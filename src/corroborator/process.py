@@ -92,46 +92,39 @@ def _warm() -> None:
 
 def warm_up_beside(
     run: Callable[[], T], jobs: int | None, then: Callable[[T], U] | None = None
-) -> tuple[T, U | None]:
+) -> tuple[T, Callable[[], U | None]]:
     """`run()` in a forked child while this process loads the pipeline; `run`'s result,
-    and what `then` made of it in the child after it (None where no child ran or `then`
-    failed: `then` is for work done ahead on a core that would otherwise wait, which the
-    caller does itself when it gets None).
+    and a function that gives what `then` made of it in a second child forked once `run` is
+    done (None where no child ran or `then` failed: `then` is work done ahead on a core,
+    which the caller does itself when it gets None).
 
     For a pool of two or more workers on Linux: the archiving and language detection of an
-    ingest then overlap the model and gazetteer load (each takes seconds) instead of
-    preceding it, and the pool still forks from this process, models loaded. When the
-    child is still at work after that, this process also builds the pool's near-spelling
-    index, which would otherwise run on one core after it. `run` and `then` must
-    open their own database connection (a forked child may not use this one); it leaves by
-    `os._exit`, so the inherited one is never closed, and dies with this process. With one
-    job, or no fork, `run()` simply runs here first.
+    ingest then overlap the model load instead of preceding it, the pool still forks from
+    this process, models loaded, and starts as soon as both are done, while `then` (reading
+    ahead of linking) shares the cores with it instead of delaying it. `run` and `then` must
+    open their own database connection (a forked child may not use this one); a child
+    leaves by `os._exit`, so the inherited one is never closed, and dies with this process.
+    With one job, or no fork, `run()` simply runs here first.
     """
     import sys
 
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 2 or sys.platform != "linux" or not forked.can_fork():
-        return run(), None
-
-    def both() -> tuple[T, U | None]:
-        done = run()
-        try:
-            return done, then(done) if then else None
-        except Exception:  # noqa: BLE001 - work done ahead; the parent does it itself instead
-            return done, None
-
-    child = forked.Child(both, "ingest worker")  # before spaCy's import: archiving needs none
+        return run(), lambda: None
+    child = forked.Child(run, "ingest worker")  # before spaCy's import: archiving needs none
     _warm()
-    if not child.done():
-        _fuzzy_index()
-    return child.result()
+    done = child.result()
+    if then is None:
+        return done, lambda: None
+    ahead = forked.Child(lambda: then(done), "linking reader")
 
+    def later() -> U | None:
+        try:
+            return ahead.result()
+        except Exception:  # noqa: BLE001 - work done ahead; the caller does it itself instead
+            return None
 
-def _fuzzy_index() -> None:
-    """The gazetteer's per-country index for near spellings (~0.7 s)."""
-    from corroborator.nlp.gazetteer import load
-
-    load().fuzzy("", ())  # builds its index, matches nothing
+    return done, later
 
 
 def _linking_modules() -> None:
@@ -141,14 +134,13 @@ def _linking_modules() -> None:
 
 def _warm_shared(store: Store, todo: list[str], size: int) -> list[str]:
     """Before forking: what each worker would otherwise build for itself, built once and
-    shared: the near-spelling index, and the Russian/Ukrainian NER (~1.7 s) when documents
-    in those languages fill more than one batch. Fewer go first, in one batch, and only the
-    worker that takes it loads the NER, beside the other's work. `todo` in that order."""
+    shared: the Russian/Ukrainian NER (~1.7 s) when documents in those languages fill more
+    than one batch. Fewer go first, in one batch, and only the worker that takes it loads
+    the NER, beside the other's work. `todo` in that order."""
     import gc
 
     from corroborator.nlp.lang.detect import CYRILLIC
 
-    _fuzzy_index()
     cyrillic: set[str] = set()
     for i in range(0, len(todo), 500):
         docs = store.documents(todo[i : i + 500], with_text=False)
@@ -256,13 +248,14 @@ def process(
     batch: int = 32,
     dask: str | None = None,
     jobs: int | None = None,
-    prepared: Prepared | None = None,
+    ahead: Callable[[], Prepared | None] | None = None,
 ) -> Processed:
     """Extract every document whose stored extraction is missing or from older stages.
 
     Each document's extraction commits on its own, so a killed run resumes where it stopped.
     A pool pays a few seconds per worker to load spaCy, so a run of one batch or less stays
-    in this process. `prepared`: what linking read ahead of new documents' words.
+    in this process. `ahead`: what linking read ahead of new documents' words, asked for
+    when linking starts.
     """
     from tqdm import tqdm
 
@@ -306,6 +299,7 @@ def process(
     if done or redo_all or state.behind(store):
         # a full rebuild after `--all`; otherwise only what the new extractions touch
         # (`relink` falls back to a full rebuild when the state does not cover the rest)
+        prepared = ahead() if ahead else None
         links = relink(store, None if redo_all else extracted, jobs, prepared)
         result.link_mode, result.link_seconds = links.mode, links.seconds
     return result

@@ -10,22 +10,20 @@ False positives are the risk of a big gazetteer, so matching is guarded:
 - names that are English words or stop words are dropped for small places
   (`gazetteer_build`, which makes the index from the data).
 
-Tagging looks up token tuples in a dict, so its cost does not grow with the gazetteer.
-The index is built once (~1 min) and cached as a pickle keyed by the data versions and
-the builder's code; the lookups here can change without a rebuild.
+Tagging looks up token tuples in a hash table, so its cost does not grow with the
+gazetteer. The index is built once (~1 min) and cached as a file keyed by the data
+versions and the builder's code, which every process maps (`gazetteer_file`); the lookups
+here can change without a rebuild.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import pickle
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
-from functools import cache, cached_property
+from collections.abc import Iterable
+from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 from spacy.language import Language
 
@@ -33,7 +31,6 @@ from corroborator.nlp.gazetteer_build import (
     ARABIC,
     BIG_POPULATION,
     BUILD_VERSION,
-    FIELDS,
     KINDS,
     MAX_TOKENS,
     Place,
@@ -42,69 +39,31 @@ from corroborator.nlp.gazetteer_build import (
     fingerprint,
     normalize,
 )
+from corroborator.nlp.gazetteer_file import FORMAT, MappedIndex, Words, write
 
-__all__ = ["BIG_POPULATION", "MAX_TOKENS", "Gazetteer", "Place", "Places", "load", "normalize"]
+__all__ = ["BIG_POPULATION", "MAX_TOKENS", "Gazetteer", "Place", "load", "normalize"]
 
 _CACHE_ENV = "CORROBORATOR_CACHE"
 NEAR_MEMO = 4096  # near-spelling searches remembered per process
 
 
-_COUNTRY, _KIND = FIELDS.index("country"), FIELDS.index("kind")
-
-
-class Places(Mapping[int, Place]):
-    """Places by id, each made from its row on first use: making all 272k at every load
-    took about a second, and a run of extraction reads a few thousand."""
-
-    def __init__(self, rows: Iterable[tuple[Any, ...]]) -> None:
-        self._rows = {row[0]: row for row in rows}
-        self._made: dict[int, Place] = {}
-
-    def __getitem__(self, geonameid: int) -> Place:
-        place = self._made.get(geonameid)
-        if place is None:
-            place = self._made[geonameid] = Place(*self._rows[geonameid])
-        return place
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._rows)
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def rows(self) -> list[tuple[Any, ...]]:
-        """Every place as the tuple of its fields (what the cache stores)."""
-        return list(self._rows.values())
-
-    def country(self, geonameid: int) -> str:
-        return str(self._rows[geonameid][_COUNTRY])
-
-    def of_kind(self, kind: str) -> Iterator[Place]:
-        """Places of one kind ("admin1"), in the index's order."""
-        return (self[gid] for gid, row in self._rows.items() if row[_KIND] == kind)
-
-
 class Gazetteer:
     """Places by id, by normalised name (lookup) and by exact token sequence (tagging)."""
 
-    def __init__(
-        self,
-        places: Places,
-        by_norm: dict[str, tuple[int, ...]],
-        by_tokens: dict[tuple[str, ...], tuple[int, ...]],
-    ) -> None:
-        self.places = places
-        self.by_norm = by_norm
-        self.by_tokens = by_tokens
-        self._by_country: dict[str, tuple[list[str], list[int]]] | None = None
+    def __init__(self, index: MappedIndex) -> None:
+        self._index = index
+        self.places = index.places
+        self.by_norm = index.by_norm
+        self.by_tokens = index.by_tokens
+        self._by_country: dict[str, tuple[list[str], list[int]]] = {}
         # near spellings found: one misspelling recurs across a batch (~1 ms a search)
         self._near: dict[tuple[str, frozenset[str], float], list[Place]] = {}
 
-    @cached_property
-    def first_words(self) -> frozenset[str]:
+    @property
+    def first_words(self) -> Words:
         """The first words of the tagging names: a token that starts none (six in ten) is
-        passed over without trying windows from it (~0.05 s, built before workers fork)."""
-        return frozenset(words[0] for words in self.by_tokens)
+        passed over without trying windows from it."""
+        return self._index.first_words
 
     def candidates(self, name: str) -> list[Place]:
         """Entries whose name or alternate name equals `name` (normalised), biggest first;
@@ -141,19 +100,11 @@ class Gazetteer:
     def _fuzzy(self, wanted: str, countries: frozenset[str], cutoff: float) -> list[Place]:
         from rapidfuzz import fuzz, process
 
-        if self._by_country is None:
-            # names and ids in two lists: the names are what `extract` takes, and copying
-            # them out of one list of pairs cost more than the search in a big country
-            index: dict[str, tuple[list[str], list[int]]] = defaultdict(lambda: ([], []))
-            for key, ids in self.by_norm.items():
-                for i in ids:
-                    names, pids = index[self.places.country(i)]
-                    names.append(key)
-                    pids.append(i)
-            self._by_country = dict(index)
         scored: dict[int, float] = {}
         for cc in countries:
-            names, pids = self._by_country.get(cc, ([], []))
+            if cc not in self._by_country:  # read on first use (a large one in ~0.1 s)
+                self._by_country[cc] = self._index.country_names(cc)
+            names, pids = self._by_country[cc]
             hits = process.extract(wanted, names, scorer=fuzz.ratio, score_cutoff=cutoff, limit=10)
             for _, score, idx in hits:
                 pid = pids[idx]
@@ -218,9 +169,10 @@ def cache_path() -> Path:
             metadata.version("spacy"),
             BUILD_VERSION,
             fingerprint(),
+            f"f{FORMAT}",
         ]
     )
-    return root / "corroborator" / f"gazetteer-{versions}.pickle"
+    return root / "corroborator" / f"gazetteer-{versions}.index"
 
 
 _LOADED: list[Gazetteer] = []
@@ -237,10 +189,8 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
     path = cache_path()
     if path.exists():
         try:
-            with open(path, "rb") as fh:
-                places, by_norm, by_tokens = pickle.load(fh)
-            return Gazetteer(Places(places), by_norm, by_tokens)
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return Gazetteer(MappedIndex(path))
+        except (OSError, ValueError, KeyError):
             pass  # rebuild a corrupt or stale cache
     if nlp is None:
         import spacy
@@ -248,10 +198,8 @@ def _load_or_build(nlp: Language | None) -> Gazetteer:
         from corroborator.nlp.pipeline import SPACY_MODEL
 
         nlp = spacy.load(SPACY_MODEL, exclude=["tok2vec", "tagger", "parser", "ner"])
-    index = build(nlp)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump(tuple(index), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    write(tmp, build(nlp))
     os.replace(tmp, path)
-    return Gazetteer(Places(index.rows), index.by_norm, index.by_tokens)
+    return Gazetteer(MappedIndex(path))

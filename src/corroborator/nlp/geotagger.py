@@ -212,7 +212,6 @@ class GazetteerTagger:
 
     def __init__(self, gaz: Gazetteer) -> None:
         self.gaz = gaz
-        gaz.first_words  # noqa: B018 - built here, before workers fork
 
     def __call__(self, doc: Doc) -> Doc:
         spans = tag_places(self.gaz, doc)
