@@ -180,20 +180,21 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
     return any(d in after for d in _DASHES)
 
 
-def _usable(doc: Doc, p: PlaceRef) -> bool:
-    return not (
-        _in_title(doc, p)
-        or _destination(doc, p)
-        or _dateline(doc, p)
-        or _residence(doc, p)
-        or _court(doc, p)
-    )
-
-
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
     """A place that can be the act's: not a dateline, an office title, a destination,
-    where a witness lives or where a court sits."""
-    return _usable(doc, p)
+    where a witness lives or where a court sits. Kept per document: every incident of it
+    asks about all its places."""
+    known = doc.user_data.setdefault("corroborator_usable_places", {})
+    usable = known.get(p)
+    if usable is None:
+        usable = known[p] = not (
+            _in_title(doc, p)
+            or _destination(doc, p)
+            or _dateline(doc, p)
+            or _residence(doc, p)
+            or _court(doc, p)
+        )
+    return bool(usable)
 
 
 def event_date(doc: Doc, d: DateRef) -> bool:
@@ -238,7 +239,7 @@ def choose_place(
     placed by 'there' alone, the place of the sentence before it, else the document's
     main place. A paragraph's other sentences are not used: in quoted accounts they name
     where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
-    ok = [p for p in places if _usable(doc, p)]
+    ok = [p for p in places if usable_place(doc, p)]
     pool = [
         p
         for p in ok
@@ -376,7 +377,7 @@ def recap(
             continue
         lo, hi = sent.start_char, sent.end_char
         ds = [d for d in dates if lo <= d.start < hi and d.date_start and event_date(doc, d)]
-        ps = [p for p in places if lo <= p.start < hi and _usable(doc, p)]
+        ps = [p for p in places if lo <= p.start < hi and usable_place(doc, p)]
         date = min(ds, key=lambda d: (_DATE_PRECISION.get(d.precision, 4), d.start), default=None)
         place = min(ps, key=lambda p: (_PRECISION.get(p.precision, 4), p.start), default=None)
         if date is not None or place is not None:
