@@ -1,8 +1,8 @@
 """What a full relink reads of new documents' own words, read ahead of it.
 
-An ingest with a pool archives in a forked child while the parent loads the models, and
-the child is done a second or so before the parent. It spends that second on what linking
-reads of each new document's text alone: its MinHash signature (stored, as linking stores
+An ingest with a pool archives in a forked child while the parent loads the models; once
+the archive is done, a second child reads what linking reads of each new document's text
+alone, beside the extraction workers: its MinHash signature (stored, as linking stores
 it), its story terms (`stories.Reading`) and the origins its lead cites. A full relink
 after extraction would otherwise read them on one core while the other idles.
 """

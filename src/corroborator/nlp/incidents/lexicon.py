@@ -106,12 +106,16 @@ def starters(doc: Doc, start: int, end: int, grams: frozenset[tuple[str, ...]]) 
 
 
 def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Token]:
-    """Tokens that start a lexicon n-gram (most fail at their first word: tested first)."""
-    toks = sorted(tokens, key=lambda t: t.i)
+    """Tokens that start a lexicon n-gram (most fail at their first word: tested first,
+    before any sorting; most token groups asked about start none)."""
+    toks = list(tokens)
     if not toks:
         return []
     firsts = _firsts(grams)
     lemmas, lowers = lows(toks[0].doc), column(toks[0].doc, "lower_")
+    if not any(lowers[t.i] in firsts or lemmas[t.i] in firsts for t in toks):
+        return []
+    toks.sort(key=lambda t: t.i)
     return [
         t
         for i, t in enumerate(toks)
