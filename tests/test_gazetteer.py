@@ -149,7 +149,7 @@ def test_mapped_index_answers_as_the_built_one(tmp_path: Path) -> None:
     name and by tokens, and nothing for a key it does not hold, however alike."""
     from dataclasses import astuple
 
-    from corroborator.nlp.gazetteer_file import MappedIndex, write
+    from corroborator.nlp.gazetteer_file import MAGIC, MappedIndex, write
 
     rows = [
         (703448, "Kyiv", 50.45, 30.52, "UA", "12", "Kyiv City", 2_797_553, "city"),
@@ -176,6 +176,7 @@ def test_mapped_index_answers_as_the_built_one(tmp_path: Path) -> None:
     assert index.country_names("UA") == (["kyiv", "kiev", "donetsk"], [703448, 703448, 709717])
     assert index.country_names("FR") == ([], [])
     assert [p.geonameid for p in index.places.of_kind("admin2")] == [5_000_001]
-    (tmp_path / "bad.index").write_bytes(b"not an index")
-    with pytest.raises(ValueError):
-        MappedIndex(tmp_path / "bad.index")
+    for bad in (b"not an index", b"", MAGIC, MAGIC + path.read_bytes()[len(MAGIC) : 200]):
+        (tmp_path / "bad.index").write_bytes(bad)
+        with pytest.raises(ValueError):  # the loader then rebuilds the cache
+            MappedIndex(tmp_path / "bad.index")

@@ -145,12 +145,12 @@ class _File:
     """The mapped file's sections, each as a memoryview of its items."""
 
     def __init__(self, path: Path) -> None:
-        with open(path, "rb") as fh:
+        with open(path, "rb") as fh:  # an empty file cannot be mapped: ValueError too
             self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        if self._map[: len(MAGIC)] != MAGIC:
+        head = len(MAGIC) + 8
+        if self._map[: len(MAGIC)] != MAGIC or len(self._map) < head:
             raise ValueError(f"{path.name}: not a gazetteer index file")
         (length,) = struct.unpack_from("<Q", self._map, len(MAGIC))
-        head = len(MAGIC) + 8
         self.header = json.loads(self._map[head : head + length])
         self._start = -(-(head + length) // 8) * 8
         whole = memoryview(self._map)
