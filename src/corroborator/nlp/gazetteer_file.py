@@ -242,6 +242,9 @@ class TokenTable:
         return len(self._table)
 
 
+WORDS_MEMO = 200_000  # answers kept per process (a long batch meets millions of words)
+
+
 class Words:
     """Whether a word is in a table, each answer kept: the tagger asks about every token of
     a text, most of them words it asked about before (making a set of the 416,000 words
@@ -254,6 +257,8 @@ class Words:
     def __contains__(self, word: str) -> bool:
         found = self._known.get(word)
         if found is None:
+            if len(self._known) >= WORDS_MEMO:
+                self._known.clear()
             found = self._known[word] = self._table.find(word.encode("utf-8")) is not None
         return found
 
