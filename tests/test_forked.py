@@ -109,7 +109,9 @@ def test_two_processes_cluster_stories_as_one_does() -> None:
         assert forked.can_fork()
         one, two = StoryIndex(jobs=1), StoryIndex(jobs=2)
         assert assign_stories(docs, index=one) == assign_stories(docs, index=two)
-        assert one._sims == two._sims
+        # two processes also score ahead pairs the merges may ask for: the same scores,
+        # and more of them
+        assert all(two._sims[k] == v for k, v in one._sims.items())
         print(len(two._sims) >= forked.MIN_ITEMS)  # enough pairs for the forked path
         """
     )

@@ -1142,6 +1142,8 @@ class StoryIndex:
         if self.jobs > 1:  # one process scores them as the linkages ask
             self._score_pairs(pairs)
         heap = [(-self.linkage(a, b), a, b) for a, b in pairs]
+        if self.jobs > 1:
+            self._score_pairs(self._merge_reach(heap, near))
         heapq.heapify(heap)
         while heap and -heap[0][0] >= self.threshold:
             score, a, b = heapq.heappop(heap)
@@ -1175,6 +1177,19 @@ class StoryIndex:
         self._load_vectors(sorted({d for key in keys for d in key}))
         scores = fork_map(self._pair_score, keys, self.jobs)
         self._sims.update(zip(keys, scores, strict=True))
+
+    def _merge_reach(
+        self, heap: list[tuple[float, str, str]], near: Mapping[str, set[str]]
+    ) -> list[tuple[str, str]]:
+        """The pairs of stories the first merges will compare: each story of a pair that
+        reaches the threshold with the other's neighbours. The merge loop scores their
+        members one at a time otherwise (a third of a batch's scoring, on one core)."""
+        reach: set[tuple[str, str]] = set()
+        for score, a, b in heap:
+            if -score >= self.threshold:
+                reach.update((a, t) for t in near[b] - {a})
+                reach.update((b, t) for t in near[a] - {b})
+        return sorted(reach)
 
     def _pair_score(self, key: tuple[str, str]) -> float:
         return self.similarity(self._vecs[key[0]], self._vecs[key[1]])
