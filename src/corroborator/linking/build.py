@@ -17,8 +17,10 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from corroborator.forked import Child, can_fork
 from corroborator.linking import (
     copies,
     corroboration,
@@ -104,6 +106,8 @@ def _relink_all(store: Store, jobs: int = 1, prepared: Prepared | None = None) -
     links.story_of = build_stories(
         docs, extractions, links.duplicate_of, alias_index, story_index, readings
     )
+    rows_of_state = partial(state.state_rows, docs, sigs, rows, links.entities, story_index)
+    beside = Child(rows_of_state, "link-state rows") if jobs > 1 and can_fork() else None
     items = incident_items(docs, extractions, links.duplicate_of, links.story_of, origins)
     groups, suggestions = incident_links.link([it for it, _ in items])
     links.incidents = incident_records([it for it, _ in items], groups, alias_index)
@@ -111,7 +115,8 @@ def _relink_all(store: Store, jobs: int = 1, prepared: Prepared | None = None) -
     links.quotes = build_quotes(docs, extractions, alias_index)
     with store.transaction():
         _write(store, docs, links)
-        state.save_all(store, docs, sigs, rows, links, story_index, items, groups)
+        built = beside.result() if beside else rows_of_state()
+        state.save_all(store, built, links, items, groups)
         plain = [it for it, _ in items]
         cluster_of = {
             plain[i].key: rec["incident_id"]

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -262,19 +263,28 @@ _TABLES = (
 )
 
 
-def save_all(
-    store: Store,
+@dataclass(frozen=True)
+class StateRows:
+    """The rows of a full relink's state that its stories, copies and entities decide:
+    built apart from the writing (`state_rows`), so a forked child can build them while
+    the parent links incidents."""
+
+    copy_keys: list[tuple[str, str, int]]
+    story_vectors: list[tuple[str, str, int | None, str]]
+    story_blocks: list[tuple[str, str]]
+    term_df: list[tuple[int, int]]
+    entity_mentions: list[tuple[str, int, int, str, str]]
+    entity_keys: list[tuple[str, str]]
+    n_docs: int
+
+
+def state_rows(
     docs: list[dict[str, Any]],
     sigs: dict[str, bytes],
     rows: list[dict[str, Any]],
-    links: Links,
+    entities: list[dict[str, Any]],
     story_index: stories.StoryIndex,
-    items: list[tuple[incident_links.IncidentItem, dict[str, Any]]],
-    groups: list[list[int]],
-) -> None:
-    """Replace the whole state with that of a full relink (call inside its transaction)."""
-    for table in _TABLES:
-        store.execute(f"DELETE FROM {table}")
+) -> StateRows:
     postings: defaultdict[str, int] = defaultdict(int)
     key_rows: list[tuple[str, str, int]] = []
     for d in docs:
@@ -284,48 +294,61 @@ def save_all(
             if postings[k] <= copies.MAX_POSTINGS:
                 postings[k] += 1
                 key_rows.append((k, doc_id, seq))
-    store.executemany("INSERT INTO copy_keys (key, document_id, seq) VALUES (?,?,?)", key_rows)
-    _save_stories(store, story_index)
-    owner = mention_entities(links.entities)
+    owner = mention_entities(entities)
     by_entity: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     mention_rows = []
     for r in rows:
         eid = owner[(r["document_id"], r["start"], r["end"])]
         by_entity[eid].append(r)
         mention_rows.append((r["document_id"], r["idx"], r["seq"], eid, json.dumps(r)))
-    store.executemany(
-        "INSERT INTO entity_mentions (document_id, idx, seq, entity_id, payload) VALUES (?,?,?,?,?)",
-        mention_rows,
-    )
-    store.executemany(
-        "INSERT INTO entity_keys (key, entity_id) VALUES (?, ?)",
-        [
+    index = story_index
+    table = index.df._table
+    slots = np.nonzero(table)[0]
+    return StateRows(
+        copy_keys=key_rows,
+        story_vectors=[(d, index.story_of[d], v.day, vec_json(v)) for d, v in index._vecs.items()],
+        story_blocks=[(k, d) for k, ids in index._postings.items() for d in ids],
+        term_df=list(zip(slots.tolist(), table[slots].tolist(), strict=True)),
+        entity_mentions=mention_rows,
+        entity_keys=[
             (k, e["entity_id"])
-            for e in links.entities
+            for e in entities
             for k in sorted(entity_keys(e, by_entity[e["entity_id"]]))
         ],
+        n_docs=len(docs),
     )
+
+
+def save_all(
+    store: Store,
+    built: StateRows,
+    links: Links,
+    items: list[tuple[incident_links.IncidentItem, dict[str, Any]]],
+    groups: list[list[int]],
+) -> None:
+    """Replace the whole state with that of a full relink (call inside its transaction)."""
+    for table in _TABLES:
+        store.execute(f"DELETE FROM {table}")
+    store.executemany(
+        "INSERT INTO copy_keys (key, document_id, seq) VALUES (?,?,?)", built.copy_keys
+    )
+    store.executemany(
+        "INSERT INTO story_vectors (document_id, story_id, day, payload) VALUES (?,?,?,?)",
+        built.story_vectors,
+    )
+    store.executemany(
+        "INSERT INTO story_blocks (key, document_id) VALUES (?, ?)", built.story_blocks
+    )
+    store.executemany("INSERT INTO term_df (slot, n) VALUES (?, ?)", built.term_df)
+    store.executemany(
+        "INSERT INTO entity_mentions (document_id, idx, seq, entity_id, payload) VALUES (?,?,?,?,?)",
+        built.entity_mentions,
+    )
+    store.executemany("INSERT INTO entity_keys (key, entity_id) VALUES (?, ?)", built.entity_keys)
     item_rows = []
     for g in groups:
         cid = incident_links.cluster_id(items[i][0] for i in g)
         item_rows += [item_row(*items[i], cid) for i in g]
     store.executemany(ITEM_INSERT, item_rows)
     store.executemany(REF_INSERT, quote_refs(links.quotes) + incident_refs(links.incidents))
-    set_meta(store, version=version(), n_docs=len(docs))
-
-
-def _save_stories(store: Store, index: stories.StoryIndex) -> None:
-    store.executemany(
-        "INSERT INTO story_vectors (document_id, story_id, day, payload) VALUES (?,?,?,?)",
-        [(d, index.story_of[d], v.day, vec_json(v)) for d, v in index._vecs.items()],
-    )
-    store.executemany(
-        "INSERT INTO story_blocks (key, document_id) VALUES (?, ?)",
-        [(k, d) for k, ids in index._postings.items() for d in ids],
-    )
-    table = index.df._table
-    slots = np.nonzero(table)[0]
-    store.executemany(
-        "INSERT INTO term_df (slot, n) VALUES (?, ?)",
-        list(zip(slots.tolist(), table[slots].tolist(), strict=True)),
-    )
+    set_meta(store, version=version(), n_docs=built.n_docs)
