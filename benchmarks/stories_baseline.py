@@ -112,6 +112,8 @@ FOLDERS = {
     "blind49": ROOT / "tests/fixtures/retellings/blind49",
     "blind50": ROOT / "tests/fixtures/retellings/blind50",
     "blind51": ROOT / "tests/fixtures/retellings/blind51",
+    "blind52": ROOT / "tests/fixtures/retellings/blind52",
+    "blind53": ROOT / "tests/fixtures/retellings/blind53",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
