@@ -3,7 +3,10 @@
 Extraction is embarrassingly parallel per document: batches go to a pool of worker
 processes on this machine (`jobs=`, default every core) or to a Dask cluster (`dask=` an
 address, or "local" for a LocalCluster); workers only parse and return plain records, and
-this process stays the one writer of the database.
+this process writes every extraction and link. Two forked children of an ingest write too,
+each on its own connection (`warm_up_beside`): the archiving child, before the pool
+starts, and the linking reader, whose MinHash signatures are stored while this process
+stores extractions (the database serialises the two writers).
 """
 
 from __future__ import annotations
