@@ -315,12 +315,6 @@ BLIND_SETS = [
     # blind51 kept unseen to the end, .854 (.86/.84), the same with the starting code
     ("blind50", 50, 0.89, 0.83, True),
     ("blind51", 50, 0.85, 0.83, True),
-    # written blind in session 39 (story kinds earlier sets had not told), scored once
-    # with the starting linker: blind52 .889 (1.0/.80), blind53 .842 (1.0/.73); with the
-    # small-story linkage fitted that session (neither set in its fit, both looked at when
-    # its bar was chosen): .941 (1.0/.89) and .842
-    ("blind52", 50, 0.93, 0.88, True),
-    ("blind53", 50, 0.83, 0.72, True),
 ]
 
 

@@ -11,11 +11,9 @@ from corroborator.linking import story_model
 from corroborator.linking.stories import (
     CONCEPT_WORDS,
     EVIDENCE_THRESHOLD,
-    LINKAGE_MEMBERS,
     THRESHOLD,
     StoryDoc,
     StoryIndex,
-    rule_linkage,
 )
 
 
@@ -86,44 +84,3 @@ def test_news_without_words_of_violence_is_scored_by_the_hand_weights() -> None:
     assert parts is not None and parts["concept_words"] < CONCEPT_WORDS
     expected = min(1.0, parts["evidence"] * THRESHOLD / EVIDENCE_THRESHOLD)
     assert index.similarity(va, vb) == expected > 0
-
-
-def test_the_shipped_linkage_reads_its_features() -> None:
-    data = story_model.lexicon.load_json(story_model.LINKAGE_FILE)
-    assert tuple(data["features"]) == story_model.LINKAGE_FEATURES
-    assert "blind52" not in data["trained_on"] and "blind53" not in data["trained_on"]
-    weight = dict(
-        zip(story_model.LINKAGE_FEATURES, story_model.linkage_model().weights, strict=True)
-    )
-    assert weight["mean"] > 0  # a report alike to all the tellings belongs
-
-
-def _story_and_report(scores: list[float]) -> StoryIndex:
-    """A story "s" of one member per score, and a report "r" scoring so against each."""
-    index = StoryIndex()
-    members = [f"m{i}" for i in range(len(scores))]
-    index.members["s"] = members
-    index.members["r"] = ["x"]
-    index._sims = {(m, "x"): score for m, score in zip(members, scores, strict=True)}
-    return index
-
-
-def test_a_small_story_takes_a_report_fair_to_every_telling() -> None:
-    """A report close to none of a story's tellings but fair to all of them (a feature
-    that reaches the incident lower down) joins it, where the mean of its scores alone
-    was dragged under the threshold by one telling; one close to a single telling and
-    far from the rest (a look-alike from the same town) stays apart; past the sizes the
-    linkage was fitted on, the fixed rule decides."""
-    fair = [0.49, 0.49, 0.49, 0.49, 0.29]
-    assert rule_linkage(fair) < THRESHOLD <= _story_and_report(fair).linkage("s", "r")
-    one_close = [0.7, 0.05, 0.02, 0.03, 0.04]
-    assert _story_and_report(one_close).linkage("s", "r") < THRESHOLD
-    big = [0.49] * LINKAGE_MEMBERS + [0.29]
-    assert _story_and_report(big).linkage("s", "r") == rule_linkage(big) < THRESHOLD
-
-
-def test_the_fitted_linkage_only_ever_adds_joins() -> None:
-    rng = np.random.default_rng(3)
-    for _ in range(500):
-        scores = list(rng.random(int(rng.integers(1, LINKAGE_MEMBERS))))
-        assert _story_and_report(scores).linkage("s", "r") >= rule_linkage(scores)

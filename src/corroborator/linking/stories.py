@@ -158,14 +158,6 @@ LINK_MAX = 0.25  # weight of the closest pair of members against the mean over a
 # the other, joined their story)
 LINK_FLOOR = 0.3
 LINK_MEMBERS = 40  # members (earliest first) a story's linkage reads: bounded cost per merge
-# Two stories of at most this many reports together also join where the fitted linkage
-# (`story_model.linkage_model`) is this sure they are one: the sizes it was fitted on
-# (stories told two to six ways), and a bar that costs no set its precision. At 0.6 the
-# 63 retellings sets' mean recall rose .873 -> .908 but nine sets lost precision (a
-# captured soldier's confession joined another unit's: blind2 .94 -> .75); at 0.8 recall
-# .883, precision unchanged (.928), ECB+ unchanged.
-LINKAGE_MEMBERS = 6
-LINKAGE_SURE = 0.8
 IDF_MEMO = 1 << 18  # IDFs remembered at most (about 30 MB)
 READ_BATCH = 5000  # reports read at once (`StoryIndex.readings`); a batch this size keeps them
 READ_FORK = 200  # reports worth a forked reader (~2.5 ms each; a fork costs tens of ms)
@@ -1205,19 +1197,13 @@ class StoryIndex:
     def linkage(self, a: str, b: str) -> float:
         """How much two stories look like one: the mean similarity of their members (pairs
         outside each other's blocks count too) with the closest pair weighted in, or the
-        closest pair's where no pair is clearly unalike (LINK_FLOOR); for two small
-        stories, the fitted linkage's where it is higher (scaled so that LINKAGE_SURE
-        meets the threshold)."""
+        closest pair's where no pair is clearly unalike (LINK_FLOOR)."""
         xs, ys = self.members[a][:LINK_MEMBERS], self.members[b][:LINK_MEMBERS]
         self._load_vectors([*xs, *ys])
         sims = [self._sim(x, y) for x in xs for y in ys]
-        rule = rule_linkage(sims)
-        if len(sims) == 1 or len(xs) + len(ys) > LINKAGE_MEMBERS:
-            return rule
-        fitted = story_model.linkage_model().probability(
-            story_model.linkage_features(sims, LINK_FLOOR, rule)
-        )
-        return max(rule, fitted * self.threshold / LINKAGE_SURE)
+        if min(sims) >= LINK_FLOOR:
+            return max(sims)
+        return (1 - LINK_MAX) * sum(sims) / len(sims) + LINK_MAX * max(sims)
 
     def _load_vectors(self, doc_ids: list[str]) -> None:
         """Vectors are all in memory here; a stored index reads them on demand."""
@@ -1274,13 +1260,6 @@ class StoryIndex:
             self.near[doc_id] = (best[1], best[0])
         else:
             self.near.pop(doc_id, None)
-
-
-def rule_linkage(sims: Sequence[float]) -> float:
-    """The fixed linkage of two stories from their member pairs' scores (`linkage`)."""
-    if min(sims) >= LINK_FLOOR:
-        return max(sims)
-    return (1 - LINK_MAX) * sum(sims) / len(sims) + LINK_MAX * max(sims)
 
 
 def _order(docs: Sequence[StoryDoc]) -> list[StoryDoc]:

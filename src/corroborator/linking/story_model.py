@@ -9,12 +9,6 @@ parts, the hand-weighted score among them, from labelled pairs: the project's ow
 retellings sets (`tests/fixtures/retellings`), fitted by
 `benchmarks/fit_story_model.py` into `lexicons/story_model.json`. Its output is a
 probability, so the story threshold reads as one.
-
-A second, smaller model weighs a small story's member pairs (`linkage_model`): whether a
-report told in other words belongs to a story of two to five tellings depends on how it
-scores against all of them (a retelling close to one and fair to the rest, a look-alike
-close to the one sharing its town and far from the others), which a fixed mix of the
-mean and the closest pair reads only in part.
 """
 
 from __future__ import annotations
@@ -95,42 +89,12 @@ class Model:
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
 
-LINKAGE_FILE = "story_linkage.json"
-LINKAGE_FEATURES = ("closest", "mean", "second", "farthest", "share_alike", "rule")
-
-
-def linkage_features(sims: Sequence[float], alike: float, rule: float) -> list[float]:
-    """The linkage model's inputs from the scores of every pair of two stories' members:
-    the closest, their mean, the second closest, the farthest, the share at least `alike`,
-    and what the fixed rule makes of them (`rule`)."""
-    ranked = sorted(sims, reverse=True)
-    return [
-        ranked[0],
-        sum(ranked) / len(ranked),
-        ranked[1] if len(ranked) > 1 else ranked[0],
-        ranked[-1],
-        sum(s >= alike for s in ranked) / len(ranked),
-        rule,
-    ]
-
-
-def _load(file: str, features: tuple[str, ...]) -> Model:
-    data = lexicon.load_json(file)
-    if tuple(data["features"]) != features:
-        raise RuntimeError(f"{file} was fitted on other features: refit it")
-    return Model.fitted(data["mean"], data["scale"], data["coef"], data["intercept"])
-
-
 @cache
 def model() -> Model:
-    return _load(MODEL_FILE, FEATURES)
-
-
-@cache
-def linkage_model() -> Model:
-    """How likely a report belongs to a small story, from its scores against the members
-    (`linkage_features`), fitted by `benchmarks/fit_story_model.py --linkage`."""
-    return _load(LINKAGE_FILE, LINKAGE_FEATURES)
+    data = lexicon.load_json(MODEL_FILE)
+    if tuple(data["features"]) != FEATURES:
+        raise RuntimeError(f"{MODEL_FILE} was fitted on other features: refit it")
+    return Model.fitted(data["mean"], data["scale"], data["coef"], data["intercept"])
 
 
 def fit(
