@@ -315,6 +315,11 @@ BLIND_SETS = [
     # blind51 kept unseen to the end, .854 (.86/.84), the same with the starting code
     ("blind50", 50, 0.89, 0.83, True),
     ("blind51", 50, 0.85, 0.83, True),
+    # written blind in session 39 (story kinds earlier sets had not told), scored once:
+    # blind52 at the session's start, .889 (1.0/.80); blind53 mid-session, .842 (1.0/.73),
+    # with the linker the session started with
+    ("blind52", 50, 0.88, 0.79, True),
+    ("blind53", 50, 0.83, 0.72, True),
 ]
 
 
