@@ -301,13 +301,14 @@ def state_rows(
         eid = owner[(r["document_id"], r["start"], r["end"])]
         by_entity[eid].append(r)
         mention_rows.append((r["document_id"], r["idx"], r["seq"], eid, json.dumps(r)))
-    index = story_index
-    table = index.df._table
+    table = story_index.df._table
     slots = np.nonzero(table)[0]
     return StateRows(
         copy_keys=key_rows,
-        story_vectors=[(d, index.story_of[d], v.day, vec_json(v)) for d, v in index._vecs.items()],
-        story_blocks=[(k, d) for k, ids in index._postings.items() for d in ids],
+        story_vectors=[
+            (d, story_index.story_of[d], v.day, vec_json(v)) for d, v in story_index._vecs.items()
+        ],
+        story_blocks=[(k, d) for k, ids in story_index._postings.items() for d in ids],
         term_df=list(zip(slots.tolist(), table[slots].tolist(), strict=True)),
         entity_mentions=mention_rows,
         entity_keys=[
