@@ -113,14 +113,11 @@ def matches(tokens: list[Token], grams: frozenset[tuple[str, ...]]) -> list[Toke
         return []
     firsts = _firsts(grams)
     lemmas, lowers = lows(toks[0].doc), column(toks[0].doc, "lower_")
-    if not any(lowers[t.i] in firsts or lemmas[t.i] in firsts for t in toks):
+    first = {t.i for t in toks if lowers[t.i] in firsts or lemmas[t.i] in firsts}
+    if not first:
         return []
     toks.sort(key=lambda t: t.i)
-    return [
-        t
-        for i, t in enumerate(toks)
-        if (lowers[t.i] in firsts or lemmas[t.i] in firsts) and longest(toks, i, grams)
-    ]
+    return [t for i, t in enumerate(toks) if t.i in first and longest(toks, i, grams)]
 
 
 def victim_groups(tokens: list[Token]) -> set[str]:
