@@ -436,6 +436,38 @@ def test_died_in_the_attack_joins_the_attack(extract) -> None:
     assert _types(ex) == ["attack_populated_area"]
 
 
+def test_a_revised_toll_is_the_attacks_final_figure(extract) -> None:
+    """A toll that rose later, told on its own or as a wounded victim's death, revises the
+    attack's figure; the later death is no killing of its own and does not date the act."""
+    risen = extract(
+        "An Iskander missile hit the bus depot in Pervomaiskyi on Tuesday evening, killing "
+        "three drivers.\n\n"
+        "By Wednesday noon the number of dead had climbed to seven, regional officials said."
+    )
+    assert _types(risen) == ["attack_populated_area"]
+    assert (risen.incidents[0].killed.low, risen.incidents[0].killed.high) == (7, 7)
+    later = extract(
+        "A teacher hurt when the glide bomb struck the clinic in Kupiansk on 3 March 2025 died "
+        "of her burns in a Kharkiv hospital on 20 March 2025, bringing the death toll to nine, "
+        "the governor said."
+    )
+    [attack] = later.incidents
+    assert attack.type == "attack_populated_area"
+    assert (attack.killed.low, attack.date.start) == (9, "2025-03-03")
+    separate = extract(
+        "Drones struck a grain store in Bilhorod on Sunday, killing two guards.\n\n"
+        "On Monday a farmer who had been injured in the strike died of his wounds, pushing "
+        "the toll to three."
+    )
+    assert _types(separate) == ["attack_populated_area"]
+    assert separate.incidents[0].killed.low == 3
+    war = extract(
+        "A drone hit a minibus in Beryslav on Monday, killing two.\n\n"
+        "The civilian death toll of the war has risen to more than 12,000, the UN says."
+    )
+    assert [(i.killed.low, i.killed.high) for i in war.incidents] == [(2, 2)]
+
+
 def test_rounded_up_then_shot_are_captives_and_one_incident(extract) -> None:
     ex = extract(
         "Police officers executed at least twenty men in the town of Kidal in early May, "

@@ -113,6 +113,25 @@ CASES: list[tuple[str, list[Row]]] = [
             ("12 children", 12, 12, False, "killed", "children"),
         ],
     ),
+    # the tally a verb takes to a figure; a comma ends what a figure counts
+    (
+        "A boy died overnight, raising the toll from Friday's shelling to 14, police said.",
+        [("A boy", 1, 1, False, "killed", "children"), ("14", 14, 14, False, "killed", None)],
+    ),
+    (
+        "Officials first put the toll at 11; two more of the injured died overnight.",
+        [
+            ("11", 11, 11, False, "killed", None),
+            ("two", 2, 2, False, "killed", None),
+        ],
+    ),
+    (
+        "The bodies of two more fishermen were found, bringing the number of martyrs to seven.",
+        [
+            ("two more fishermen", 2, 2, False, "killed", None),
+            ("seven", 7, 7, False, "killed", None),
+        ],
+    ),
     (
         "This included orders to execute three men who were walking past a storehouse.",
         [("three men", 3, 3, False, "killed", None)],

@@ -288,6 +288,7 @@ BLIND_SETS = [
     ("blind39", 50, 0.88, 0.85, True),
     ("blind40", 50, 0.9, 0.82, True),
     ("blind41", 50, 0.9, 0.87, True),  # .902 (.93/.88) in session 34
+    # session 40: .927 (.95/.90), a look-alike joined as one pair score moved by .015
     ("blind42", 50, 0.92, 0.89, True),
     # written blind in session 34 (14 of 50 not in English each), scored once: blind43
     # mid-session, .825 (.94/.73) with the starting linker, .875 (1.0/.78) with the session's
@@ -295,7 +296,9 @@ BLIND_SETS = [
     # same with the starting linker (follow-ups past 30 days, villages placed at their city);
     # session 35 (follow-ups in a village, the closest pair): .916 (1.0/.84), .784 (1.0/.64)
     ("blind43", 50, 0.91, 0.83, True),
-    ("blind44", 50, 0.78, 0.63, True),
+    # session 40: .750 (1.0/.60), a report that names the toll its first draft missed
+    # scores .493 against one telling it had reached at .502
+    ("blind44", 50, 0.74, 0.59, True),
     # written blind in session 35, scored once: blind45 mid-session, .773 (1.0/.63) with the
     # starting linker and the session's first rule, .805 (1.0/.67) at its end, dev since;
     # blind46 kept unseen until then, .816 (1.0/.69), .784 with the starting code; .846

@@ -319,6 +319,25 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
     return False
 
 
+_DEATH_LATER = {"wound", "injury", "burn", "hospital"}
+
+
+def _later_death(doc: Doc, d: DateRef) -> bool:
+    """'a woman wounded in the strike died in hospital on Monday', 'died of his wounds on
+    Friday': the day a victim died later, not the day of the act that wounded them."""
+    tok = _root(doc, d.start, d.end)
+    verb = next((a for a in (tok.ancestors if tok is not None else ()) if a.pos_ == "VERB"), None)
+    if verb is None or verb.lemma_.lower() not in ("die", "succumb"):
+        return False
+    return any(
+        w.lemma_.lower() in _DEATH_LATER
+        for c in verb.children
+        if c.dep_ == "prep" and c.lower_ in ("of", "in", "from", "to")
+        for w in c.children
+        if w.dep_ == "pobj"
+    )
+
+
 def _background(doc: Doc, d: DateRef) -> bool:
     """'since seizing power in 2021', 'since Russia invaded in February 2022': a date that
     starts a period, not an act (as the object of 'since' or inside a 'since' clause); 'the
@@ -419,8 +438,9 @@ def choose_date(
     ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
     near = [d for d in ok if not any(lo <= d.start < hi for lo, hi in others)]
     acts = [d for d in near if any(lo <= d.start < hi for lo, hi in told)]
+    told_in = [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]]
     for pool in (
-        [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]],
+        [d for d in told_in if not _later_death(doc, d)] or told_in,
         [recap] if recap is not None else [],
         [d for d in near if paragraph[0] <= d.start and d.end <= paragraph[1]],
     ):

@@ -62,7 +62,9 @@ def fill(
     spans = [to_span(doc, units[u].start, units[u].end, trim=False) for u in unit_ids]
     inc = DocIncident(type=g.type, mentions=spans)
     src: dict[str, list[ValueSpan]] = {
-        "type": tagged([to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms], g.type)
+        "type": tagged(
+            [to_span(doc, m.trigger.i, m.trigger.i + 1) for m in ms if not m.toll], g.type
+        )
     }
     victims: set[str] = set().union(*(m.victims for m in ms))
     # civilians' figures may count some of them ('wounding three women' after a strike on

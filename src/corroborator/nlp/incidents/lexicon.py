@@ -128,15 +128,24 @@ def victim_groups(tokens: list[Token]) -> set[str]:
     if not any(t.lower_ in firsts or low(t) in firsts for t in tokens):
         return set()
     found = {g for g, grams in lexicon().victims.items() if matches(tokens, grams)}
-    if any(low(t) in _civilian_persons() and t.pos_ == "NOUN" for t in tokens):
+    civil = _civilian_persons()
+    if any(t.pos_ == "NOUN" and (low(t) in civil or _modified(t) in civil) for t in tokens):
         found.add("civilians")  # 'four paramedics', 'two imams': no combatant is named so
     return found
+
+
+def _modified(tok: Token) -> str:
+    """'security guard': a person noun with the word before it (two-word entries of the
+    person list override their head's hint: a guard may be a combatant, a security guard
+    is not)."""
+    return f"{tok.doc[tok.i - 1].lower_} {low(tok)}" if tok.i else ""
 
 
 @lru_cache(maxsize=1)
 def _victim_firsts() -> frozenset[str]:
     groups = frozenset().union(*(_firsts(grams) for grams in lexicon().victims.values()))
-    return groups | _civilian_persons()
+    civil = _civilian_persons()
+    return groups | civil | {w.rpartition(" ")[2] for w in civil}
 
 
 @lru_cache(maxsize=1)

@@ -31,6 +31,7 @@ class Mention:
     attach: Mention | None = None  # the typed mention this one retells
     anaphoric: bool = False  # 'the strike': joins the last incident of its type if any
     recap: bool = False  # 'after the killings': never an incident of its own
+    toll: bool = False  # 'the toll rose to five': a revised toll, whose trigger names no act
 
 
 _FAMILY_OF = {

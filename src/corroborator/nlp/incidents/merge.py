@@ -106,7 +106,7 @@ def fold(
             for i, k in enumerate(kept)
             if k.type == g.type
             and g.type not in _ORDERS
-            and _paragraphs(para, _last_before(k.units, min(g.units)), min(g.units)) <= _REACH
+            and paragraphs(para, last_before(k.units, min(g.units)), min(g.units)) <= REACH
             and not all(is_caption(units, u) for u in k.units)
         ]
         if not bare or not near:
@@ -184,8 +184,8 @@ def _told_above(g: Group, hosts: Sequence[Any], para: Sequence[int]) -> Any | No
     above = [h for h in hosts if min(h.units) < first]
     if not above:
         return None
-    host = max(above, key=lambda h: _last_before(h.units, first))
-    if _paragraphs(para, _last_before(host.units, first), first) > _REACH:
+    host = max(above, key=lambda h: last_before(h.units, first))
+    if paragraphs(para, last_before(host.units, first), first) > REACH:
         return None
     return host
 
@@ -232,16 +232,16 @@ TOLL_DAYS = 3  # a toll counted this many days after its act is still that act's
 FOUND_DAYS = 14  # bodies of those held found this many days after the detention
 
 
-_REACH = 3  # paragraph breaks a bare retelling may sit below its event
+REACH = 3  # paragraph breaks a bare retelling may sit below its event
 
 
-def _last_before(units: set[int], u: int) -> int:
+def last_before(units: set[int], u: int) -> int:
     """The host's nearest sentence above `u`: a host told in the headline, the lead and
     further down is near a retelling in the second line."""
     return max((k for k in units if k <= u), default=max(units))
 
 
-def _paragraphs(para: Sequence[int], a: int, b: int) -> int:
+def paragraphs(para: Sequence[int], a: int, b: int) -> int:
     """Paragraph breaks between units a and b (blank lines count once)."""
     lo, hi = min(a, b), max(a, b)
     return len({para[k] for k in range(lo, hi + 1)}) - 1

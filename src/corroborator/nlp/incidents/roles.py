@@ -59,6 +59,9 @@ def _under_relcl(t: Token, top: Token) -> bool:
 
 
 _PATIENT_PREPS = ("on", "at", "into", "upon", "against", "to")
+# verbs whose subject is what befalls someone, not who does it: 'an elderly man died of
+# his injuries' names a victim, and an admission that people died confesses no act
+UNDERGONE = frozenset({"die", "perish", "drown", "starve", "suffocate"})
 
 
 def _pobjs(prep: Token) -> list[Token]:
@@ -90,6 +93,7 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
     verbal = trigger.pos_ in ("VERB", "AUX") or trigger.tag_.startswith("VB")
     if verbal:
         passive = is_passive(trigger)
+        undergone = trigger.lemma_.lower() in UNDERGONE
         if not any(c.dep_ == "dobj" for c in kids):  # 'killed or injured 45,000 members'
             kids += [
                 g
@@ -102,7 +106,11 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
             if c.dep_ == "dobj" or c.dep_ == "nsubjpass" or (c.dep_ == "nsubj" and passive):
                 patients += noun_group(c)
             elif c.dep_ == "nsubj":
-                agents += noun_group(c)
+                group = noun_group(c)
+                objectless = not any(k.dep_ in ("dobj", "obj") for k in kids)
+                (
+                    patients if undergone or (objectless and _headline_victims(group)) else agents
+                ).extend(group)
             elif c.dep_ == "agent":
                 agents += [t for g in c.children for t in noun_group(g)]
             elif c.dep_ == "prep" and (c.lower_ in _PATIENT_PREPS or _counted_range(c)):
@@ -113,7 +121,10 @@ def roles(words: Span) -> tuple[list[Token], list[Token]]:
         if trigger.dep_ in ("acl", "relcl") and not patients and passive and no_auxpass:
             patients += noun_group(trigger.head)
         if trigger.dep_ == "relcl" and not agents and not passive:
-            agents += [trigger.head]
+            if undergone and trigger.head not in patients:
+                patients.append(trigger.head)
+            elif not undergone:
+                agents.append(trigger.head)
         if trigger.dep_ in ("xcomp", "conj") and not (patients if passive else agents):
             # 'women described being raped'; 'she was held ... and beaten' shares the subject
             deps = ("nsubj", "nsubjpass") if passive else ("nsubj",)
@@ -151,6 +162,12 @@ _PARTITIVE = {"dozen", "hundred", "thousand", "score", "other", "many", "several
 
 
 _PLACES = ("populated_strong", "populated_weak", "military_targets")
+
+
+def _headline_victims(group: list[Token]) -> bool:
+    """'security guard killed', the passive of a headline: civilians as the subject of an
+    act with no object are its victims (civilians who kill name whom)."""
+    return "civilians" in victim_groups(group) and not has(group, "combatants")
 
 
 def is_person(tok: Token) -> bool:

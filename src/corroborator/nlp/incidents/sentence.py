@@ -20,7 +20,7 @@ from corroborator.nlp.incidents.lexicon import (
 )
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.mood import ORDER_DEPS, RECIPIENT, governed_by
-from corroborator.nlp.incidents.roles import first_person, noun_group, roles
+from corroborator.nlp.incidents.roles import UNDERGONE, first_person, noun_group, roles
 from corroborator.nlp.incidents.triggers import find_triggers, retold_custody, typed_mention
 from corroborator.nlp.pipeline import text_of
 
@@ -79,8 +79,13 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
     admissions = matches(list(unit), lexicon().terms["confess"])
     for m in out:
         admitted = _admits(m.trigger, admissions)
-        if admitted and confession.acknowledged_attack(m.trigger, m.type):
-            admitted = False  # 'acknowledged the strike' is no confession of a violation
+        if admitted and (
+            confession.acknowledged_attack(m.trigger, m.type)
+            or m.trigger.lemma_.lower() in UNDERGONE
+        ):
+            # 'acknowledged the strike', 'admitted that people died': no confession of
+            # a violation
+            admitted = False
         m.confessed = admitted or first_person(m.agents) or _own_unit(m)
         if m.type == "no_quarter_order":
             order = governed_by(m.trigger, "order", ORDER_DEPS)

@@ -22,6 +22,7 @@ from corroborator.nlp.incidents import dated, fields
 from corroborator.nlp.incidents import merge as doc_merge
 from corroborator.nlp.incidents.fill import fill
 from corroborator.nlp.incidents.groups import Group, fold_headline, fold_subheadings, merge
+from corroborator.nlp.incidents.later_toll import fold_later_tolls
 from corroborator.nlp.incidents.lexicon import act_families
 from corroborator.nlp.incidents.mention import Mention, family_of, kin_families
 from corroborator.nlp.incidents.resolve import resolve_types
@@ -155,6 +156,7 @@ class IncidentsStage:
         groups = fold_headline(groups, units, lay)
         groups = fold_subheadings(groups, units, lay)
         groups = doc_merge.fold(groups, units, counts, towns, ex.places, ex.dates, lay.para)
+        fold_later_tolls(groups, units, counts, lay.para)
         doc_hedges = report_hedges(ctx, units, {m.unit for g in groups for m in g.mentions}, lay)
         recap = fields.recap(doc, ex.dates, ex.places) if groups else (None, None)
         acts = fields.act_sentences(units, recalled) if groups else ([], [])

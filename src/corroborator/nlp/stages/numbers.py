@@ -37,8 +37,9 @@ _ONE_DETS = {"a", "an", "the", "one", "his", "her", "their", "our", "my", "your"
 _PASS_DEPS = {"amod", "compound", "nummod", "quantmod", "advmod", "det", "poss", "nmod", "punct"}
 _PASS_DEPS |= {"npadvmod", "case"}
 _CASUALTY_NOUNS = {"casualty", "victim"}
+_CLAUSE_ENDS = {",", ";", ":", ".", "!", "?"}
 CASUALTIES = "casualties"  # internal: killed and wounded together; exported as outcome None
-_TALLY_NOUNS = {"toll", "number", "count", "tally", "figure"}
+TALLY_NOUNS = {"toll", "number", "count", "tally", "figure"}
 _BARE_OUTCOMES = {"dead", "killed", "wounded", "injured"}
 _SUBJ_DEPS = {"nsubj", "nsubjpass", "dobj"}
 
@@ -231,6 +232,8 @@ def _counted_noun(doc: Doc, end: int) -> Token | None:
             j += 1
     for k in range(j, min(j + 6, len(doc))):
         tok = doc[k]
+        if tok.text in _CLAUSE_ENDS:
+            return None  # "raising the toll to six, prosecutors said"
         if tok.pos_ in ("NOUN", "PROPN") or tok.ent_type_ == "NORP":
             nxt = doc[k + 1] if k + 1 < len(doc) else None
             modifier = tok.dep_ in ("compound", "amod", "nmod") and tok.head.i > k
@@ -262,7 +265,7 @@ def _verb_outcome(verb: Token, via: Token) -> str | None:
     if outcome is None and any(c.lower_ == "dead" for c in verb.children):
         outcome = "killed"
     if outcome is None:
-        return _toll_outcome(verb)
+        return _toll_outcome(verb, via)
     partners = [c for c in verb.children if c.dep_ == "conj"]
     if verb.dep_ == "conj":
         partners.append(verb.head)
@@ -273,10 +276,13 @@ def _verb_outcome(verb: Token, via: Token) -> str | None:
     return outcome
 
 
-def _toll_outcome(verb: Token) -> str | None:
-    """ "the death toll rose to 58": the figure belongs to the subject's tally."""
-    for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")):
-        if subj.lemma_.lower() in _TALLY_NOUNS:
+def _toll_outcome(verb: Token, via: Token) -> str | None:
+    """ "the death toll rose to 58": the figure belongs to the subject's tally; "raising
+    the death toll to six", "bringing the number of dead to 46", "put the toll at 11": to
+    the tally the verb takes to it."""
+    tallies = ["nsubj", "nsubjpass"] + (["dobj", "obj"] if via.lower_ in ("to", "at") else [])
+    for subj in (c for c in verb.children if c.dep_ in tallies):
+        if subj.lemma_.lower() in TALLY_NOUNS:
             words = (_outcome_word(t) for t in subj.subtree if t is not subj)
             return next((w for w in words if w), "killed" if subj.lower_ == "toll" else None)
     return None
