@@ -114,6 +114,8 @@ FOLDERS = {
     "blind51": ROOT / "tests/fixtures/retellings/blind51",
     "blind52": ROOT / "tests/fixtures/retellings/blind52",
     "blind53": ROOT / "tests/fixtures/retellings/blind53",
+    "blind54": ROOT / "tests/fixtures/retellings/blind54",
+    "blind55": ROOT / "tests/fixtures/retellings/blind55",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
