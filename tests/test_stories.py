@@ -237,6 +237,37 @@ def test_a_village_the_gazetteer_lacks_is_a_small_place() -> None:
     assert (main_incident(kharkiv) or 0) > FOLLOW_UP_POPULATION
 
 
+def test_a_main_incident_without_a_toll_takes_that_of_its_act_told_apart() -> None:
+    """The headline's group of a port strike has no toll while the lead, told apart, has
+    one: the story reads that toll, and no other incident's."""
+    from corroborator.linking import build
+
+    izmail = {"name": "Izmail", "geonames_id": 707292, "precision": "settlement"}
+    reni = {"name": "Reni", "geonames_id": 695902, "precision": "settlement"}
+
+    def incident(start: int, n: int, kind: str, where: dict[str, Any], killed: int | None):
+        mentions = [{"start": start + 10 * k, "end": start + 10 * k + 5} for k in range(n)]
+        toll = {"low": killed, "high": killed} if killed is not None else None
+        return {"mentions": mentions, "type": kind, "location": where, "killed": toll}
+
+    row = {"document_id": "d", "text": "Text.", "published": None, "language": "en"}
+
+    def killed(*incidents: dict[str, Any]) -> int | None:
+        return build.story_doc(row, {"incidents": list(incidents)}, {}, {}).event_killed
+
+    headline = incident(0, 5, "attack_populated_area", izmail, None)
+    assert killed(headline, incident(200, 1, "attack_populated_area", izmail, 1)) == 1
+    assert killed(headline, incident(200, 1, "attack_populated_area", reni, 2)) is None
+    assert killed(headline, incident(200, 1, "killing_civilians", izmail, 3)) is None
+    assert (
+        killed(
+            incident(0, 5, "attack_populated_area", izmail, 0),
+            incident(200, 1, "attack_populated_area", izmail, 4),
+        )
+        == 0
+    )
+
+
 def _ecb_rows(split: str) -> tuple[list[Row], dict[str, str]]:
     rows: list[Row] = []
     gold: dict[str, str] = {}

@@ -339,14 +339,24 @@ def story_doc(
 
 
 def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, Any]:
-    """The town, day and toll of the incident the report tells most (first told, on a tie)."""
+    """The town, day and toll of the incident the report tells most (first told, on a tie).
+    Without a toll of its own, it takes that of an incident of its kind in its town: the
+    act told apart once more (a lead sentence with the toll, which the headline's group
+    did not take in)."""
     located = [i for i in incidents if (i.get("location") or {}).get("precision") == "settlement"]
     if not located:
         return {}
     main = max(located, key=lambda i: (len(i["mentions"]), -min(m["start"] for m in i["mentions"])))
     date = main.get("date") or {}
     day = date.get("start") if date.get("precision") == "day" else None
+    town = main["location"]["name"]
+    alike = [
+        i for i in located if i.get("type") == main.get("type") and i["location"]["name"] == town
+    ]
+    tolls = [(i.get("killed") or {}).get("low") for i in alike if i is not main]
     killed = (main.get("killed") or {}).get("low")
+    if killed is None:
+        killed = max((k for k in tolls if k is not None), default=None)
     return {
         "event_place": main["location"]["name"],
         "event_day": day,
