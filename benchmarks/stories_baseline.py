@@ -116,6 +116,8 @@ FOLDERS = {
     "blind53": ROOT / "tests/fixtures/retellings/blind53",
     "blind54": ROOT / "tests/fixtures/retellings/blind54",
     "blind55": ROOT / "tests/fixtures/retellings/blind55",
+    "blind56": ROOT / "tests/fixtures/retellings/blind56",
+    "blind57": ROOT / "tests/fixtures/retellings/blind57",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

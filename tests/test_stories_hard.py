@@ -329,6 +329,10 @@ BLIND_SETS = [
     # since, blind54 .778 (.97/.65) with the session's tolls
     ("blind54", 50, 0.77, 0.64, True),
     ("blind55", 50, 0.77, 0.73, True),
+    # written blind in session 40 and kept unseen to its end, scored once with its final
+    # linker: blind56 .875 (1.0/.78), blind57 .889 (1.0/.80), the same with the starting code
+    ("blind56", 50, 0.87, 0.77, True),
+    ("blind57", 50, 0.88, 0.79, True),
 ]
 
 
