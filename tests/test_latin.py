@@ -116,6 +116,22 @@ def test_spanish_regions_and_institutions_are_no_people() -> None:
     assert not [n for n, k in found.items() if k == "person" and "Norte" in n]
 
 
+def test_a_village_the_gazetteer_lacks_is_kept_by_its_cue_word() -> None:
+    """'le village de Tindirma': a settlement with no id, placed by the region the report
+    names, and so on each later mention; a person named after no cue is none."""
+    text = (
+        "Des hommes armés ont incendié samedi le village de Tindirma, dans la région de "
+        "Tombouctou, selon un élu local, Moussa Maïga. Les habitants de Tindirma ont fui "
+        "vers Goundam."
+    )
+    ex = extract(text, "fr")
+    found = [(p.text, p.precision, p.geonames_id, p.country) for p in ex.places]
+    assert found.count(("Tindirma", "settlement", None, "ML")) == 2
+    assert not any(p.text.startswith("Moussa") for p in ex.places)
+    spanish = extract("Hombres armados asesinaron a tres campesinos en la vereda El Vergel.", "es")
+    assert [(p.text, p.precision) for p in spanish.places] == [("El Vergel", "settlement")]
+
+
 def test_such_a_report_never_reaches_the_english_stages() -> None:
     """A German document and an English one in one batch: the German one yields names and
     places, no quotes, figures or incidents; the English one is read in full."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from corroborator.models import Extraction
-from corroborator.nlp.lang.latin import names, places
+from corroborator.nlp.lang.latin import names, places, villages
 from corroborator.nlp.lang.latin.words import words
 from corroborator.nlp.lang.places import place_entities
 
@@ -11,7 +11,8 @@ from corroborator.nlp.lang.places import place_entities
 def extract(text: str, language: str) -> Extraction:
     runs = names.runs(words(text), language)
     ex = Extraction()
-    ex.places = places.resolve(text, runs, language)
+    known = places.resolve(text, runs, language)
+    ex.places = sorted(known + villages.cued(text, runs, known), key=lambda p: p.start)
     placed = [(p.start, p.end) for p in ex.places]
     rest = [r for r in runs if not any(a < r[-1].end and r[0].start < b for a, b in placed)]
     ex.entities = sorted(
