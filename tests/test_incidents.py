@@ -468,6 +468,22 @@ def test_a_revised_toll_is_the_attacks_final_figure(extract) -> None:
     assert [(i.killed.low, i.killed.high) for i in war.incidents] == [(2, 2)]
 
 
+def test_firing_at_no_one_is_no_act(extract) -> None:
+    """Guns heard firing all night, or air defence firing at drones, shoot at no one; a
+    survivor's 'then they began firing' still retells the killing it follows."""
+    heard = extract(
+        "Residents of the port town described anti-aircraft guns firing for much of the "
+        "night, and a hum of engines over the river."
+    )
+    assert heard.incidents == []
+    told = extract(
+        "Gunmen killed 12 farmers in the fields of Tillia on Sunday, officials said.\n\n"
+        '"They came on motorbikes. Then they began firing," a survivor said.'
+    )
+    assert _types(told) == ["killing_civilians"]
+    assert len(told.incidents[0].mentions) == 2
+
+
 def test_rounded_up_then_shot_are_captives_and_one_incident(extract) -> None:
     ex = extract(
         "Police officers executed at least twenty men in the town of Kidal in early May, "

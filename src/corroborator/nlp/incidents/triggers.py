@@ -250,6 +250,9 @@ _BLAZES = frozenset(("fire", "blaze", "flame", "explosion", "blast"))
 
 
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
+# what air defence fires at: shooting one down is no attack on the place it flies over
+_AIRBORNE = frozenset(("drone", "missile", "rocket", "shahed", "uav", "aircraft", "jet"))
+_AIRBORNE |= frozenset(("helicopter", "plane", "projectile", "target"))
 
 
 def typed_mention(
@@ -327,6 +330,12 @@ def typed_mention(
     ):
         return None  # 'a house fire caused by a faulty heater', 'a fire broke out at the depot'
     thing = head is not None and head.pos_ in ("NOUN", "PROPN") and not is_person(head)
+    if trig.pos_ == "VERB" and low(trig) in ("fire", "shoot"):
+        if head is not None and low(head) in _AIRBORNE:
+            return None  # 'air defence units were firing at drones over the city'
+        shooter = any(is_person(a) for a in agents)  # 'then they began firing' retells one
+        if not patient and not shooter:
+            return None  # 'anti-aircraft guns firing for much of the night': at no one
     if family == "attack" or (family == "kill" and thing):
         if family == "kill" and trig.lower_ not in ("fire", "shoot", "destroy", "open"):
             return None
