@@ -252,7 +252,7 @@ _BLAZES = frozenset(("fire", "blaze", "flame", "explosion", "blast"))
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
 # what air defence fires at: shooting one down is no attack on the place it flies over
 _AIRBORNE = frozenset(("drone", "missile", "rocket", "shahed", "uav", "aircraft", "jet"))
-_AIRBORNE |= frozenset(("helicopter", "plane", "projectile", "target"))
+_AIRBORNE |= frozenset(("helicopter", "plane", "projectile"))
 
 
 def typed_mention(
