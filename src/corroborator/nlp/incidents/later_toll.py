@@ -11,6 +11,7 @@ region since January', 'the toll from this month's attacks') is no one act's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from spacy.tokens import Span, Token
 
@@ -27,10 +28,15 @@ _SPREAD = {"war", "invasion", "conflict", "since", "overall", "total", "far", "a
 _ACTS = {"attack", "strike", "raid", "shelling", "bombing", "bombardment", "incident"}
 
 
+@cache
+def _spread_words() -> frozenset[str]:
+    ctx = words()
+    return frozenset(_SPREAD | ctx["period"] | ctx["duration"] | ctx["expanse"])
+
+
 def _spread(unit: Span) -> bool:
     """A tally over a span, a place or several acts."""
-    ctx = words()
-    spread = _SPREAD | ctx["period"] | ctx["duration"] | ctx["expanse"]
+    spread = _spread_words()
     return any(
         t.lemma_.lower() in spread or (t.tag_ == "NNS" and t.lemma_.lower() in _ACTS) for t in unit
     )

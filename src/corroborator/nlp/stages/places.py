@@ -41,6 +41,7 @@ from corroborator.models import EntityMention, PlaceRef
 from corroborator.nlp import gazetteer, lexicon
 from corroborator.nlp.columns import column
 from corroborator.nlp.gazetteer import Gazetteer, Place, english_words, load, normalize
+from corroborator.nlp.lang.places import repeated, uncharted
 from corroborator.nlp.pipeline import DocContext, text_of
 from corroborator.nlp.quotes import marks
 
@@ -876,34 +877,11 @@ def unlisted_settlements(
             )
         else:
             found[(lo, hi)] = _context_region(doc, s, refs)
-    out = [_settlement(text, lo, hi, *where) for (lo, hi), where in found.items()]
-    # later bare mentions of the same village ("In X, soldiers ...") are the same place
-    seen = {i for p in out for i in range(p.start, p.end)} | taken
-    for p in list(out):
-        for m in re.finditer(rf"(?<![\w-]){re.escape(p.text)}(?![\w-])", text):
-            if not any(i in seen for i in range(m.start(), m.end())):
-                out.append(_settlement(text, m.start(), m.end(), p.admin1, p.country, p))
-                seen.update(range(m.start(), m.end()))
-    return out
-
-
-def _settlement(
-    text: str, start: int, end: int, admin1: str | None, country: str | None, near: PlaceRef | None
-) -> PlaceRef:
-    """A village the gazetteer lacks: its own name, no id, and the position of the nearest
-    place the text ties it to (the town it is near, else its region or country)."""
-    return PlaceRef(
-        start=start,
-        end=end,
-        text=text[start:end],
-        name=_clean_name(text[start:end]),
-        geonames_id=None,
-        lat=near.lat if near else None,
-        lon=near.lon if near else None,
-        admin1=admin1,
-        country=country,
-        precision="settlement",
-    )
+    out = [
+        uncharted(text, lo, hi, _clean_name(text[lo:hi]), *where)
+        for (lo, hi), where in found.items()
+    ]
+    return out + repeated(text, out, taken)
 
 
 class PlacesStage:

@@ -17,6 +17,7 @@ from functools import cache
 from corroborator.models import PlaceRef
 from corroborator.nlp import lexicon
 from corroborator.nlp.lang.latin.words import Word
+from corroborator.nlp.lang.places import repeated, uncharted
 
 
 @cache
@@ -30,36 +31,16 @@ def _cue() -> re.Pattern[str]:
 def cued(text: str, name_runs: list[list[Word]], places: list[PlaceRef]) -> list[PlaceRef]:
     """Settlements named after a cue word, with every later mention of their names,
     outside the `places` already found."""
-    taken = [(p.start, p.end) for p in places]
+    taken = {i for p in places for i in range(p.start, p.end)}
     out: list[PlaceRef] = []
     for run in name_runs:
         start, end = run[0].start, run[-1].end
-        if any(a < end and start < b for a, b in taken):
+        if any(i in taken for i in range(start, end)):
             continue
         if not _cue().search(text, max(0, start - 40), start):
             continue
-        out.append(_village(text, start, end, places))
-        taken.append((start, end))
-    for village in list(out):
-        name = re.escape(village.text)
-        for m in re.finditer(rf"(?<![\w-]){name}(?![\w-])", text):
-            if not any(a < m.end() and m.start() < b for a, b in taken):
-                out.append(_village(text, m.start(), m.end(), places))
-                taken.append((m.start(), m.end()))
-    return out
-
-
-def _village(text: str, start: int, end: int, places: list[PlaceRef]) -> PlaceRef:
-    near = min(places, key=lambda p: abs(p.start - start), default=None)
-    return PlaceRef(
-        start=start,
-        end=end,
-        text=text[start:end],
-        name=text[start:end],
-        geonames_id=None,
-        lat=near.lat if near else None,
-        lon=near.lon if near else None,
-        admin1=near.admin1 if near else None,
-        country=near.country if near else None,
-        precision="settlement",
-    )
+        near = min(places, key=lambda p: abs(p.start - start), default=None)
+        where = (near.admin1, near.country) if near else (None, None)
+        out.append(uncharted(text, start, end, text[start:end], *where, near))
+        taken.update(range(start, end))
+    return out + repeated(text, out, taken)
