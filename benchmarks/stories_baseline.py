@@ -118,6 +118,10 @@ FOLDERS = {
     "blind55": ROOT / "tests/fixtures/retellings/blind55",
     "blind56": ROOT / "tests/fixtures/retellings/blind56",
     "blind57": ROOT / "tests/fixtures/retellings/blind57",
+    "blind58": ROOT / "tests/fixtures/retellings/blind58",
+    "blind59": ROOT / "tests/fixtures/retellings/blind59",
+    "blind60": ROOT / "tests/fixtures/retellings/blind60",
+    "blind61": ROOT / "tests/fixtures/retellings/blind61",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
