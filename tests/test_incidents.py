@@ -283,7 +283,7 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         "Neighbours took the wounded to hospital in Kherson after the strike.",
         "Russian forces took the village of Robotyne in June.",
         "The governor held a meeting in Kharkiv. Residents took part in a vigil in Bucha.",
-        "Those responsible for the shelling of Bucha will be brought to justice.",
+        "Those responsible for the crimes in Bucha will be brought to justice.",
         "My husband told me to take the children into the field near Oicha.",
         "After a week in Kherson they drove him to the edge of the city and left him there.",
         # custody repeated on people already held, and 'held' in a manner, not a place
@@ -484,6 +484,22 @@ def test_firing_at_no_one_is_no_act(extract) -> None:
     assert len(told.incidents[0].mentions) == 2
 
 
+def test_civilians_wounded_make_the_target_populated(extract) -> None:
+    """Whatever a strike names as its target, wounding women or children says it hit a
+    populated place; a herdsman 'not hurt' says nothing, and a death stays the killing.
+    An unfamiliar town the small model makes an organisation is the place shelled."""
+    hurt = extract(
+        "Russian troops shelled Marhanets overnight, wounding two women and a boy, the "
+        "district chief said."
+    )
+    assert _types(hurt) == ["attack_populated_area"]
+    assert hurt.incidents[0].location.name == "Marhanets"
+    spared = extract("A drone struck a pasture on Monday; the herdsman was not hurt.")
+    assert spared.incidents == []
+    killed = extract("A drone hit a car on the road near Kozatske, killing the driver.")
+    assert _types(killed) == ["killing_civilians"]
+
+
 def test_rounded_up_then_shot_are_captives_and_one_incident(extract) -> None:
     ex = extract(
         "Police officers executed at least twenty men in the town of Kidal in early May, "
@@ -531,6 +547,7 @@ def test_weapon_nationality_names_the_forces(extract) -> None:
 
 
 def test_place_skips_official_titles_destinations_and_datelines(extract) -> None:
+    """Nor where a weapon was launched from."""
     ex = extract(
         "ODESA, Ukraine (AP) — Russian drones hit apartment blocks in the port town of "
         "Izmail overnight, killing two residents, Odesa regional Gov. Oleh Kiper said."
@@ -539,6 +556,11 @@ def test_place_skips_official_titles_destinations_and_datelines(extract) -> None
     assert ex.incidents[0].location.name not in ("Odesa", "Odessa")
     fled = extract("Gunmen in Nyala fired on families fleeing towards Ethiopia, killing nine.")
     assert fled.incidents[0].location.name == "Nyala"
+    launched = extract(
+        "Drones launched from Crimea struck the Zaporizhzhia region overnight, wounding two "
+        "women, the regional administration said."
+    )
+    assert launched.incidents[0].location.admin1 == "Zaporizhzhia"
 
 
 def test_event_date_not_report_or_background_year(extract) -> None:

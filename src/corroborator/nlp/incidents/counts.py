@@ -13,7 +13,7 @@ import re
 from spacy.tokens import Doc, Token
 
 from corroborator.models import Count
-from corroborator.nlp.stages.numbers import _outcome_word
+from corroborator.nlp.stages.numbers import outcome_word
 
 
 def _verb(tok: Token) -> Token | None:
@@ -48,7 +48,7 @@ def binds(doc: Doc, count: Count, triggers: list[Token], recalled: set[int]) -> 
         if above in recalled:
             return False
     own = _verb(tok) if tok is not None else None
-    if own is None or _outcome_word(own) is None:
+    if own is None or outcome_word(own) is None:
         return True
     for trig in triggers:
         if trig.sent != own.sent:

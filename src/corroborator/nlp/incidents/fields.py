@@ -68,6 +68,15 @@ def _destination(doc: Doc, p: PlaceRef) -> bool:
     return False
 
 
+def _launch_site(doc: Doc, p: PlaceRef) -> bool:
+    """'The missile, launched from Crimea, hit a block', 'shelled from the left bank':
+    where a weapon flew from is not where the act was."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "from":
+        return False
+    return tok.head.head.lemma_.lower() in words()["launch"]
+
+
 def _home(doc: Doc, p: PlaceRef) -> bool:
     """'a nurse from Mykolaiv', 'the driver, a man from Orikhiv': where a person comes
     from, second to a place the sentence gives the act ('villagers from X' alone is the
@@ -181,8 +190,8 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
-    """A place that can be the act's: not a dateline, an office title, a destination,
-    where a witness lives or where a court sits. Kept per document: every incident of it
+    """A place that can be the act's: not a dateline, an office title, a destination, a
+    launch site, where a witness lives or where a court sits. Kept per document: every incident of it
     asks about all its places."""
     known = doc.user_data.setdefault("corroborator_usable_places", {})
     usable = known.get(p)
@@ -190,6 +199,7 @@ def usable_place(doc: Doc, p: PlaceRef) -> bool:
         usable = known[p] = not (
             _in_title(doc, p)
             or _destination(doc, p)
+            or _launch_site(doc, p)
             or _dateline(doc, p)
             or _residence(doc, p)
             or _court(doc, p)

@@ -39,6 +39,7 @@ from corroborator.nlp.incidents.roles import (
 )
 from corroborator.nlp.incidents.threats import PERSONAL, coercion_context
 from corroborator.nlp.incidents.units import is_headline
+from corroborator.nlp.stages.numbers import outcome_word
 
 
 def find_triggers(unit: Span) -> list[tuple[Span, str, str]]:
@@ -96,9 +97,26 @@ def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bo
             return has(toks, "populated_strong")
         if has(patient, "populated_weak"):
             return True
-    if has(toks, "populated_strong"):
+    if has(toks, "populated_strong") or _harmed_civilians(toks):
         return True
     return has(toks, "populated_weak") and not has(toks, "military_targets")
+
+
+_CIVILIAN_GROUPS = frozenset(("civilians", "children", "women", "elderly"))
+
+
+def _harmed_civilians(toks: list[Token]) -> bool:
+    """'Shelled Kherson overnight, wounding two women': an act that wounded civilians hit a
+    populated place, whatever it names as its target (a death is a killing's own mention,
+    which the gold sets type as the act: 'a drone hit a car, killing the driver')."""
+    for verb in toks:
+        if verb.pos_ == "VERB" and outcome_word(verb) == "wounded" and not negated(verb, []):
+            hurt = [
+                w for c in verb.children if c.dep_ in ("dobj", "nsubjpass") for w in noun_group(c)
+            ]
+            if victim_groups(hurt) & _CIVILIAN_GROUPS:
+                return True
+    return False
 
 
 def _clause(tok: Token) -> Token:

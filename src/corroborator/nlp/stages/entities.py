@@ -34,6 +34,10 @@ _DEMONYM = re.compile(r"(?:ian|ians|ese|ish|ean|eans)$")
 _PATRONYMIC = re.compile(r"(?:ovich|evich|ovna|evna|ichna)$")
 _NOT_NAMES = {"POW", "POWs", "PoW", "PoWs", "MIA", "KIA", "IDP", "IDPs"}
 _STATE_WORDS = {"Republic", "Army", "Party", "Front", "Council", "Militia", "Union"}
+# verbs whose object is a place when the gazetteer lists it as a town ('shelled Marhanets':
+# the small model makes an unfamiliar town an organisation)
+_PLACE_VERBS = {"shell", "bomb", "bombard", "strike", "hit", "attack", "pound", "raid", "storm"}
+_PLACE_VERBS |= {"capture", "seize", "occupy", "liberate", "besiege", "encircle", "recapture"}
 _TITLE_GROUP_NOUNS = {
     "group",
     "pmc",
@@ -264,6 +268,8 @@ def _classify(doc: Doc, ent: Span) -> _Mention | None:
     s, e = clean_bounds(ent)
     if label == "ORG":
         e = _trim_org(doc, s, e)
+        if _town_taken(doc[s:e]):
+            label = "GPE"
     if e + 1 < len(doc) and doc[e].text in {"'s", "’s"} and doc[e + 1].text in _STATE_WORDS:
         e, label = e + 2, "ORG"  # "X People's Republic": one organisation, not a person + place
     text = doc[s:e].text
@@ -277,6 +283,18 @@ def _classify(doc: Doc, ent: Span) -> _Mention | None:
         if not gazetteer.load().candidates(text):
             return None
     return _Mention(s, e, _KIND_OF_LABEL[label], label)
+
+
+def _town_taken(span: Span) -> bool:
+    """'Russian troops shelled Marhanets': an 'organisation' that is what an attack verb
+    hit, seized or besieged, and that the gazetteer lists as a town only, is the town."""
+    from corroborator.nlp import gazetteer
+
+    root = span.root
+    if root.dep_ != "dobj" or root.head.lemma_.lower() not in _PLACE_VERBS:
+        return False
+    kinds = {p.kind for p in gazetteer.load().candidates(span.text)}
+    return kinds == {"city"}
 
 
 def _has_org_word(text: str) -> bool:

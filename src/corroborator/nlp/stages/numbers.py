@@ -246,7 +246,8 @@ def _counted_noun(doc: Doc, end: int) -> Token | None:
     return None
 
 
-def _outcome_word(tok: Token) -> str | None:
+def outcome_word(tok: Token) -> str | None:
+    """What a word says happened to the people it counts (killed, wounded, ...), if anything."""
     return _mapping("numbers_outcomes.tsv").get(tok.lemma_.lower()) or _mapping(
         "numbers_outcomes.tsv"
     ).get(tok.lower_)
@@ -261,7 +262,7 @@ def _verb_outcome(verb: Token, via: Token) -> str | None:
     agents; CASUALTIES for "killed or injured N" (a total that is neither)."""
     if via.dep_ == "agent" or (via.dep_ == "nsubj" and _has_object(verb)):
         return None
-    outcome = _outcome_word(verb)
+    outcome = outcome_word(verb)
     if outcome is None and any(c.lower_ == "dead" for c in verb.children):
         outcome = "killed"
     if outcome is None:
@@ -271,7 +272,7 @@ def _verb_outcome(verb: Token, via: Token) -> str | None:
         partners.append(verb.head)
     for other in partners:
         shared = not any(c.dep_ == via.dep_ for c in other.children)
-        if _outcome_word(other) not in (None, outcome) and shared:
+        if outcome_word(other) not in (None, outcome) and shared:
             return CASUALTIES
     return outcome
 
@@ -283,7 +284,7 @@ def _toll_outcome(verb: Token, via: Token) -> str | None:
     tallies = ["nsubj", "nsubjpass"] + (["dobj", "obj"] if via.lower_ in ("to", "at") else [])
     for subj in (c for c in verb.children if c.dep_ in tallies):
         if subj.lemma_.lower() in TALLY_NOUNS:
-            words = (_outcome_word(t) for t in subj.subtree if t is not subj)
+            words = (outcome_word(t) for t in subj.subtree if t is not subj)
             return next((w for w in words if w), "killed" if subj.lower_ == "toll" else None)
     return None
 
@@ -298,7 +299,7 @@ def _following_predicate(head: Token) -> str | None:
     if j >= len(doc) or (j == head.i + 1 and doc[j].lower_ not in _BARE_OUTCOMES):
         return None
     if doc[j].pos_ in ("VERB", "ADJ") and not any(c.dep_ == "neg" for c in doc[j].children):
-        return _outcome_word(doc[j]) if not _has_object(doc[j]) else None
+        return outcome_word(doc[j]) if not _has_object(doc[j]) else None
     return None
 
 
@@ -306,23 +307,23 @@ def _outcome(anchor: Token, noun: Token | None) -> str | None:
     """What happened to the counted people, read from the parse around them."""
     head = noun if noun is not None else anchor
     if noun is not None and _person_kind(noun) == "outcome":
-        return _outcome_word(noun)
+        return outcome_word(noun)
     following = _following_predicate(head)
     if following is not None:
         return following
     for child in head.children:
-        if child.dep_ in ("relcl", "acl") and _outcome_word(child):
+        if child.dep_ in ("relcl", "acl") and outcome_word(child):
             return _verb_outcome(child, head)
     via = head
     for anc in head.ancestors:
         if anc.pos_ in ("VERB", "AUX") and anc.dep_ not in ("prep", "agent"):
             return _verb_outcome(anc, via)
-        if _outcome_word(anc) and anc.pos_ == "NOUN":
-            return _outcome_word(anc)
+        if outcome_word(anc) and anc.pos_ == "NOUN":
+            return outcome_word(anc)
         via = anc
     for child in head.children:
-        if child.dep_ == "amod" and _outcome_word(child):
-            return _outcome_word(child)
+        if child.dep_ == "amod" and outcome_word(child):
+            return outcome_word(child)
     return None
 
 
