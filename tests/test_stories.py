@@ -268,6 +268,30 @@ def test_a_main_incident_without_a_toll_takes_that_of_its_act_told_apart() -> No
     )
 
 
+def test_a_feed_records_headline_counts_among_its_words() -> None:
+    """A feed record or a web page keeps its headline apart from its text; the headline
+    names the event (here the only place the town is named), so linking reads it, after
+    the text; a text file's own first line is not read twice."""
+    from corroborator.linking import build
+
+    body = (
+        "Rescuers worked through the night at a nine-storey block hit by a ballistic "
+        "missile. Four residents are dead and six are missing under the second entrance."
+    )
+    title = "Missile strike on Chornomorsk apartment block"
+    row = {"document_id": "k", "text": body, "published": None, "language": "en"}
+    bare = build.story_doc(row, {}, {}, {})
+    headed = build.story_doc({**row, "title": title}, {}, {}, {})
+    assert headed.text == f"{body}\n\n{title}"
+    own_line = {**row, "text": f"{title}\n\n{body}", "title": title}
+    assert build.story_doc(own_line, {}, {}, {}).text == own_line["text"]
+    report = _doc(
+        "r", "Chornomorsk mourns: the toll of the missile strike on the apartment block is nine."
+    )
+    index, v = _index(_corpus(report, replace(bare, doc_id="bare"), replace(headed, doc_id="h")))
+    assert index.similarity(v["h"], v["r"]) > index.similarity(v["bare"], v["r"])
+
+
 def _ecb_rows(split: str) -> tuple[list[Row], dict[str, str]]:
     rows: list[Row] = []
     gold: dict[str, str] = {}

@@ -321,7 +321,7 @@ def story_doc(
     actors = Counter(e["name"] for e in resolved if e["kind"] != "organization")
     return stories.StoryDoc(
         doc_id=d["document_id"],
-        text=d["text"],
+        text=stories.headed(d.get("title"), d["text"]),
         published=d["published"],
         entities=tuple(sorted(ents)),
         places=tuple(sorted(places)),

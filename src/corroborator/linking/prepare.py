@@ -30,6 +30,11 @@ def prepare(store: Store, doc_ids: list[str]) -> Prepared | None:
     docs = store.documents(doc_ids)
     store_signatures(store, docs)
     return Prepared(
-        {d["document_id"]: stories.read_words(d["text"], d["language"]) for d in docs},
+        {
+            d["document_id"]: stories.read_words(
+                stories.headed(d["title"], d["text"]), d["language"]
+            )
+            for d in docs
+        },
         {d["document_id"]: copies.origin_names(d["text"]) for d in docs},
     )
