@@ -500,6 +500,24 @@ def test_civilians_wounded_make_the_target_populated(extract) -> None:
     assert _types(killed) == ["killing_civilians"]
 
 
+def test_questions_fallen_attackers_and_denied_causes_tell_no_act(extract) -> None:
+    """A question put to a witness ('asked whether ...') asserts nothing; attackers or
+    rebels killed in a fight are combatants; an act a negated word hangs on ('not linked
+    to shelling'), a fire said to be caused and 'any strike' are no attack."""
+    for text in (
+        "Asked whether prisoners had been beaten in the cellar, the guard said he had seen "
+        "nothing.",
+        "Border guards repelled a raid near Kozacha Lopan; three of the attackers were killed.",
+        "A bus and a lorry collided near Izium, killing two people; police said the crash was "
+        "not linked to shelling.",
+        "Firefighters said the fire at the warehouse was not caused by shelling.",
+        "Any strike on the dam above Nova Kakhovka would flood the villages below it.",
+    ):
+        assert _types(extract(text)) == [], text
+    told = extract("The guard said soldiers had beaten prisoners in the cellar in Izium.")
+    assert _types(told) == ["torture_mistreatment"]
+
+
 def test_rounded_up_then_shot_are_captives_and_one_incident(extract) -> None:
     ex = extract(
         "Police officers executed at least twenty men in the town of Kidal in early May, "

@@ -108,16 +108,27 @@ def generic(trig: Token) -> bool:
     )
 
 
+def any_such(trig: Token) -> bool:
+    """'Any strike on the plant would threaten Europe', 'every attack on a convoy': an act's
+    noun that any or every act of its kind fits names none."""
+    return is_noun(trig) and any(
+        c.dep_ == "det" and c.lower_ in ("any", "every") for c in trig.children
+    )
+
+
 def negated_by_noun(trig: Token) -> bool:
     """'No casualties', 'made no mention of civilian casualties', 'neither strike': 'no' or
-    'neither' on the act's noun."""
+    'neither' on the act's noun; or a negated word the noun hangs on ('the crash was not
+    linked to shelling', 'the fire was not caused by shelling')."""
     cur = trig
     for _ in range(3):
         if any(c.dep_ == "det" and c.lower_ in ("no", "neither") for c in cur.children):
             return True
-        if cur.dep_ != "pobj" or cur.head.dep_ != "prep":
+        if cur.dep_ != "pobj" or cur.head.dep_ not in ("prep", "agent"):
             return False
         cur = cur.head.head
+        if any(c.dep_ == "neg" for c in cur.children):
+            return True
     return False
 
 

@@ -83,6 +83,11 @@ def _nothing(subject: Token) -> bool:
     )
 
 
+# a clause these introduce supposes or asks, and tells no act: 'if they raze it', 'asked
+# whether women had been held there', 'unclear whether the men were shot'
+_SUPPOSING = frozenset(("if", "unless", "whether"))
+
+
 def is_hypothetical(trigger: Token) -> bool:
     """Modal or conditional: 'can simply shoot', 'would have killed me', '... if they raze'."""
     modal = lexicon().terms["modal"]
@@ -97,10 +102,10 @@ def is_hypothetical(trigger: Token) -> bool:
                 return True
             if c.dep_ == "advcl" and any(m.lower_ in ("if", "unless") for m in c.children):
                 return True
-            if c.dep_ == "mark" and c.lower_ in ("if", "unless"):
+            if c.dep_ == "mark" and c.lower_ in _SUPPOSING:
                 return True
     for a in _ancestors(trigger, {"xcomp", "ccomp", "advcl", "conj", "dobj", "pobj", "prep"}):
-        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in a.children):
+        if any(c.dep_ == "mark" and c.lower_ in _SUPPOSING for c in a.children):
             return True
     return False
 

@@ -169,9 +169,12 @@ def _in_passing(trig: Token, units: list[Span], k: int) -> bool:
 def _blaze(fire: Token) -> bool:
     """'A fire broke out at the depot', 'fire spread through the stalls', 'the blast was a
     fire at a fuel depot': fire the subject of its own spreading, or counted as one thing
-    ('a fire'), is a blaze, not gunfire (whatever set it, which the sentence names apart)."""
+    ('a fire'), or said to be caused, is a blaze, not gunfire (whatever set it, which the
+    sentence names apart)."""
     if any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in fire.children):
         return True
+    if fire.dep_ == "nsubjpass" and low(fire.head) == "cause":
+        return True  # 'the fire was caused by a short circuit': gunfire is not caused
     return fire.dep_ == "nsubj" and low(fire.head) in ("break", "spread", "start", "rage")
 
 
@@ -295,7 +298,12 @@ def typed_mention(
         doer = any(a.dep_ == "nsubj" for a in agents) and trig.dep_ not in ("acl", "relcl")
         refutes = doer or _never_happened(trig)
         return "refuted" if refutes and family in ("kill", "attack") else None
-    if context.generic(trig) or out_of_scope.category(trig) or out_of_scope.hearsay(trig):
+    if (
+        context.generic(trig)
+        or context.any_such(trig)
+        or out_of_scope.category(trig)
+        or out_of_scope.hearsay(trig)
+    ):
         return None
     if unasserted(trig):
         return None
