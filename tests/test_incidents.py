@@ -502,7 +502,8 @@ def test_civilians_wounded_make_the_target_populated(extract) -> None:
 
 def test_questions_fallen_attackers_and_denied_causes_tell_no_act(extract) -> None:
     """A question put to a witness ('asked whether ...') asserts nothing; attackers or
-    rebels killed in a fight are combatants; an act a negated word hangs on ('not linked
+    rebels killed in a fight are combatants, and so is anyone 'killed in fighting' but
+    civilians; an act a negated word hangs on ('not linked
     to shelling'), a fire said to be caused and 'any strike' are no attack."""
     for text in (
         "Asked whether prisoners had been beaten in the cellar, the guard said he had seen "
@@ -512,10 +513,13 @@ def test_questions_fallen_attackers_and_denied_causes_tell_no_act(extract) -> No
         "not linked to shelling.",
         "Firefighters said the fire at the warehouse was not caused by shelling.",
         "Any strike on the dam above Nova Kakhovka would flood the villages below it.",
+        "One of the suspects was later reported killed in fighting near Kupiansk.",
     ):
         assert _types(extract(text)) == [], text
     told = extract("The guard said soldiers had beaten prisoners in the cellar in Izium.")
     assert _types(told) == ["torture_mistreatment"]
+    crossfire = extract("Two civilians were killed in fighting between the army and the RSF.")
+    assert _types(crossfire) == ["killing_civilians"]
 
 
 def test_rounded_up_then_shot_are_captives_and_one_incident(extract) -> None:

@@ -382,6 +382,19 @@ def exchange_of_fire(trig: Token) -> bool:
     return any(g.dep_ == "pobj" and _low(g) in words()["exchange"] for g in during)
 
 
+_CIVILIAN = frozenset(("civilians", "children", "women", "elderly"))
+
+
+def died_in_combat(trig: Token) -> bool:
+    """'One of the suspects was later killed in fighting', 'killed in action': a death in
+    battle, no attack; 'two civilians were killed in fighting' stays one."""
+    during = [g for c in trig.children if c.lower_ in ("in", "during") for g in c.children]
+    if not any(g.dep_ == "pobj" and _low(g) in words()["combat"] for g in during):
+        return False
+    dead = [t for c in trig.children if c.dep_ in ("nsubjpass", "dobj") for t in c.subtree]
+    return not victim_groups(dead) & _CIVILIAN
+
+
 def disproved(trig: Token) -> bool:
     """'Early reports of a car bomb in the town turned out to be wrong', 'the claim of a
     massacre proved false': the report itself says what it relays did not happen (an

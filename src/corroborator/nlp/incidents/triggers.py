@@ -321,6 +321,7 @@ def typed_mention(
         or out_of_scope.fiction(trig)
         or out_of_scope.ordinary_crime(trig)
         or out_of_scope.exchange_of_fire(trig)
+        or out_of_scope.died_in_combat(trig)
         or out_of_scope.disproved(trig)
         or out_of_scope.answered_false(trig)
         or out_of_scope.care_transfer(trig)
