@@ -147,3 +147,21 @@ def test_names_match_across_scripts_and_transliterations() -> None:
     )
     assert sorted(["Харків", "Kharkiv", "Kharkov", "Харьков"]) in groups
     assert sorted(["Сергій Гайдай", "Serhiy Haidai"]) in groups
+
+
+def test_a_bare_given_name_is_no_surname_grown_from_it() -> None:
+    """'Roman' (a son named in one report) is not 'Francesca Romano' of another, nor 'Ivan'
+    an Ivanov; a surname spelt another way ('Prigozin') still joins its full name."""
+    from corroborator.linking.names import resolve as resolve_names
+
+    mentions = [
+        ("d1", "Roman", "person"),
+        ("d2", "Francesca Romano", "person"),
+        ("d3", "Ivan", "person"),
+        ("d4", "Oleh Ivanov", "person"),
+        ("d5", "Prigozin", "person"),
+        ("d6", "Yevgeny Prigozhin", "person"),
+    ]
+    groups = sorted(sorted(c.aliases) for c in resolve_names(mentions))
+    assert ["Roman"] in groups and ["Ivan"] in groups
+    assert ["Prigozin", "Yevgeny Prigozhin"] in groups

@@ -239,9 +239,7 @@ def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> dict
     for i in bare:
         sur = parts[i][1]
         roots = {
-            uf.find(j)
-            for j in neighbours[i]
-            if j in full_set and _same_word(parts[j][1], sur, SURNAME_SIM)
+            uf.find(j) for j in neighbours[i] if j in full_set and _spelt_alike(parts[j][1], sur)
         }
         if len(roots) == 1:
             unique.append((i, roots.pop()))
@@ -259,6 +257,15 @@ def _resolve_people(forms: list[_Form], docs: list[str], uf: _UnionFind) -> dict
         if _same_word(parts[a][1], parts[b][1], 0.92):
             uf.union(a, b)
     return overrides
+
+
+def _spelt_alike(surname: str, bare: str) -> bool:
+    """A bare name is a full name's surname spelt another way, unless it is a shorter name
+    the surname grows from: a given name that many surnames are made of ('Roman', a son in
+    one report, is not 'Francesca Romano' of another, nor 'Ivan' an Ivanov)."""
+    if bare != surname and surname.startswith(bare):
+        return False
+    return _same_word(surname, bare, SURNAME_SIM)
 
 
 def _bag(tokens: tuple[str, ...]) -> frozenset[str]:
