@@ -124,9 +124,7 @@ BLIND_SETS = [
     # blind5: .722 -> .686 once pages' own date lines dated them (a follow-up a week after
     # its wire falls under the threshold)
     # session 30, with the story model: 0.893 (0.87/0.92)
-    # .848 (.86/.84) in session 41 with the concept dictionary's everyday words: an RSF
-    # raid's observatory report and broadcast part from its wire and its feature
-    ("blind5", 41, 0.84, 0.83, True),  # .750 -> .788 in session 28
+    ("blind5", 41, 0.88, 0.91, True),  # .750 -> .788 in session 28
     # .542 -> .569 with the headline sites, .596 with session 28's concept cosine; .574
     # (.69/.49) with session 29's places (villages the gazetteer lacks moved two reports'
     # main places: a cluster of one story split)
@@ -344,6 +342,15 @@ BLIND_SETS = [
     # linker: blind56 .875 (1.0/.78), blind57 .889 (1.0/.80), the same with the starting code
     ("blind56", 50, 0.87, 0.77, True),
     ("blind57", 50, 0.88, 0.79, True),
+    # written blind in session 41 (story kinds earlier sets had not told), scored once:
+    # blind58 and blind59 at the session's start, .916 (1.0/.84) and .905 (.97/.84); dev
+    # since, .941 (1.0/.89) and .930 (.98/.89) with the session's headlines and concept
+    # words. blind60 and blind61 kept unseen to its end, .889 (1.0/.80) and .930
+    # (1.0/.87) with the final code (.875 and .892 with the starting code)
+    ("blind58", 50, 0.93, 0.88, True),
+    ("blind59", 50, 0.92, 0.88, True),
+    ("blind60", 50, 0.88, 0.79, True),
+    ("blind61", 50, 0.92, 0.86, True),
 ]
 
 
