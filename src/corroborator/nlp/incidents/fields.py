@@ -191,8 +191,8 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
     """A place that can be the act's: not a dateline, an office title, a destination, a
-    launch site, where a witness lives or where a court sits. Kept per document: every incident of it
-    asks about all its places."""
+    launch site, where a witness lives or where a court sits. Kept per document: every
+    incident of it asks about all its places."""
     known = doc.user_data.setdefault("corroborator_usable_places", {})
     usable = known.get(p)
     if usable is None:

@@ -192,6 +192,7 @@ def head_noun(patient: list[Token]) -> Token | None:
 
 
 CIVILIAN_SUBGROUPS = frozenset(("children", "women", "elderly"))  # civilians named by who
+CIVILIAN_GROUPS = CIVILIAN_SUBGROUPS | {"civilians"}
 
 
 def kill_type(

@@ -18,6 +18,7 @@ from spacy.tokens import Token
 from corroborator.nlp.incidents.context import first_above, is_noun
 from corroborator.nlp.incidents.lexicon import has, is_act, victim_groups
 from corroborator.nlp.incidents.mood import denial
+from corroborator.nlp.incidents.roles import CIVILIAN_GROUPS
 from corroborator.nlp.lexicon import load_json as load_lexicon
 from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.quotes.turns import ANSWER, QUESTION
@@ -382,9 +383,6 @@ def exchange_of_fire(trig: Token) -> bool:
     return any(g.dep_ == "pobj" and _low(g) in words()["exchange"] for g in during)
 
 
-_CIVILIAN = frozenset(("civilians", "children", "women", "elderly"))
-
-
 def died_in_combat(trig: Token) -> bool:
     """'One of the suspects was later killed in fighting', 'killed in action': a death in
     battle, no attack; 'two civilians were killed in fighting' stays one."""
@@ -392,7 +390,7 @@ def died_in_combat(trig: Token) -> bool:
     if not any(g.dep_ == "pobj" and _low(g) in words()["combat"] for g in during):
         return False
     dead = [t for c in trig.children if c.dep_ in ("nsubjpass", "dobj") for t in c.subtree]
-    return not victim_groups(dead) & _CIVILIAN
+    return not victim_groups(dead) & CIVILIAN_GROUPS
 
 
 def disproved(trig: Token) -> bool:

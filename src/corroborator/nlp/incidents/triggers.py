@@ -31,6 +31,7 @@ from corroborator.nlp.incidents.mood import (
     unasserted,
 )
 from corroborator.nlp.incidents.roles import (
+    CIVILIAN_GROUPS,
     first_person,
     head_noun,
     is_person,
@@ -102,9 +103,6 @@ def _target_is_populated(trigger: Token, patient: list[Token], unit: Span) -> bo
     return has(toks, "populated_weak") and not has(toks, "military_targets")
 
 
-_CIVILIAN_GROUPS = frozenset(("civilians", "children", "women", "elderly"))
-
-
 def _harmed_civilians(toks: list[Token]) -> bool:
     """'Shelled Kherson overnight, wounding two women': an act that wounded civilians hit a
     populated place, whatever it names as its target (a death is a killing's own mention,
@@ -114,7 +112,7 @@ def _harmed_civilians(toks: list[Token]) -> bool:
             hurt = [
                 w for c in verb.children if c.dep_ in ("dobj", "nsubjpass") for w in noun_group(c)
             ]
-            if victim_groups(hurt) & _CIVILIAN_GROUPS:
+            if victim_groups(hurt) & CIVILIAN_GROUPS:
                 return True
     return False
 
