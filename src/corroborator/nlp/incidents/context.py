@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from spacy.tokens import Token
 
+from corroborator.nlp.incidents.lexicon import is_act
 from corroborator.nlp.lexicon import load_json as load_lexicon
 
 
@@ -127,8 +128,8 @@ def negated_by_noun(trig: Token) -> bool:
         if cur.dep_ != "pobj" or cur.head.dep_ not in ("prep", "agent"):
             return False
         cur = cur.head.head
-        if any(c.dep_ == "neg" for c in cur.children):
-            return True
+        if any(c.dep_ == "neg" for c in cur.children) and not is_act(cur):
+            return True  # not 'anyone not killed by the grenades', which says they killed
     return False
 
 
