@@ -503,8 +503,8 @@ def test_civilians_wounded_make_the_target_populated(extract) -> None:
 def test_questions_fallen_attackers_and_denied_causes_tell_no_act(extract) -> None:
     """A question put to a witness ('asked whether ...') asserts nothing; attackers or
     rebels killed in a fight are combatants, and so is anyone 'killed in fighting' but
-    civilians; an act a negated word hangs on ('not linked
-    to shelling'), a fire said to be caused and 'any strike' are no attack."""
+    civilians; an act a negated word hangs on ('not linked to shelling'), a fire said to
+    be caused and 'any strike' are no attack."""
     for text in (
         "Asked whether prisoners had been beaten in the cellar, the guard said he had seen "
         "nothing.",
