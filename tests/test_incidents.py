@@ -270,7 +270,8 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
     """Everyday verbs tell a detention when a person is taken from or to somewhere, forced
     into a vehicle, or held in a place or for a time; not when the wounded are taken to
     hospital, a town is taken, someone takes part, holds a meeting, is brought to justice
-    or is driven off and left (set free; 'forces' and 'took' are no act words either)."""
+    or is driven off and left (set free; 'forces' and 'took' are no act words either), nor
+    when a bus or a lorry takes them."""
     for text in (
         "Gunmen took four adolescents from their homes in El Mango at gunpoint.",
         "In Tamboul, fighters forced nine young women into two pickups and drove away.",
@@ -286,6 +287,7 @@ def test_people_taken_or_held_somewhere_are_detained(extract) -> None:
         "Those responsible for the crimes in Bucha will be brought to justice.",
         "My husband told me to take the children into the field near Oicha.",
         "After a week in Kherson they drove him to the edge of the city and left him there.",
+        "A bus took the evacuees from Orikhiv to Zaporizhzhia.",
         # custody repeated on people already held, and 'held' in a manner, not a place
         "Every morning the guards in Olenivka took us to the yard and counted us.",
         "The ministry says prisoners in Taganrog are held in full compliance with the law.",

@@ -269,6 +269,9 @@ _BLAZES = frozenset(("fire", "blaze", "flame", "explosion", "blast"))
 
 
 _PEOPLE = PERSONAL | {"he", "she", "they", "i", "we"}  # a passive's subject is its patient
+# what carries people where a custody verb's doer is one: a ride, not a detention
+_CARRIERS = frozenset(("bus", "minibus", "lorry", "truck", "car", "van", "train", "boat"))
+_CARRIERS |= frozenset(("ferry", "ambulance", "vehicle", "taxi", "coach", "convoy"))
 # what air defence fires at: shooting one down is no attack on the place it flies over
 _AIRBORNE = frozenset(("drone", "missile", "rocket", "shahed", "uav", "aircraft", "jet"))
 _AIRBORNE |= frozenset(("helicopter", "plane", "projectile"))
@@ -425,6 +428,8 @@ def typed_mention(
         if strength == "custody":  # 'took my husband from the yard', 'held them in a school'
             if head is None or not is_person(head):
                 return None
+            if any(low(a) in _CARRIERS for a in agents):
+                return None  # 'a lorry brought us to Butembo', 'a bus took the evacuees'
             if trig.dep_ in ("acl", "xcomp"):  # 'detainees held in the same building', 'told
                 return None  # me to take the children into the field': no act of its own
             if has(patient, "combatants"):
