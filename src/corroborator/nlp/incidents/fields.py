@@ -68,23 +68,28 @@ def _destination(doc: Doc, p: PlaceRef) -> bool:
     return False
 
 
+def _through(doc: Doc, p: PlaceRef, preposition: str) -> Token | None:
+    """The word a place hangs on through this preposition ('launched' in 'launched from
+    Crimea', 'nurse' in 'a nurse from Mykolaiv'), if it does."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != preposition:
+        return None
+    return tok.head.head
+
+
 def _launch_site(doc: Doc, p: PlaceRef) -> bool:
     """'The missile, launched from Crimea, hit a block', 'shelled from the left bank':
     where a weapon flew from is not where the act was."""
-    tok = _root(doc, p.start, p.end)
-    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "from":
-        return False
-    return tok.head.head.lemma_.lower() in words()["launch"]
+    above = _through(doc, p, "from")
+    return above is not None and above.lemma_.lower() in words()["launch"]
 
 
 def _home(doc: Doc, p: PlaceRef) -> bool:
     """'a nurse from Mykolaiv', 'the driver, a man from Orikhiv': where a person comes
     from, second to a place the sentence gives the act ('villagers from X' alone is the
     best clue there is; a verb's 'from' is left alone: 'abducted from Kulbus')."""
-    tok = _root(doc, p.start, p.end)
-    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "from":
-        return False
-    return tok.head.head.pos_ in ("NOUN", "PROPN", "PRON")
+    above = _through(doc, p, "from")
+    return above is not None and above.pos_ in ("NOUN", "PROPN", "PRON")
 
 
 _RESIDE = frozenset(("live", "reside", "settle"))
@@ -93,10 +98,8 @@ _RESIDE = frozenset(("live", "reside", "settle"))
 def _residence(doc: Doc, p: PlaceRef) -> bool:
     """'a farmer who now lives in Monywa': where someone lives (a witness since fled)
     is never the act's place."""
-    tok = _root(doc, p.start, p.end)
-    if tok is None or tok.dep_ != "pobj" or tok.head.lower_ != "in":
-        return False
-    return tok.head.head.lemma_.lower() in _RESIDE
+    above = _through(doc, p, "in")
+    return above is not None and above.lemma_.lower() in _RESIDE
 
 
 def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:

@@ -366,6 +366,11 @@ def natural_death(trig: Token) -> bool:
     return any(has([*cause.lefts, cause], "non_violent_death") for cause in causes)
 
 
+def _during(trig: Token) -> list[Token]:
+    """What an act is said to happen in or during ('killed in a firefight', 'in fighting')."""
+    return [g for c in trig.children if c.lower_ in ("in", "during") for g in c.children]
+
+
 def exchange_of_fire(trig: Token) -> bool:
     """'Units traded artillery fire with Russian positions', 'police exchanged fire with
     gang members', 'killed in an exchange of fire': armed parties firing at each other,
@@ -379,14 +384,14 @@ def exchange_of_fire(trig: Token) -> bool:
     of = trig.head if trig.dep_ == "pobj" and trig.head.lower_ == "of" else None
     if of is not None and _low(of.head) in words()["exchange"]:
         return True
-    during = [g for c in trig.children if c.lower_ in ("in", "during") for g in c.children]
+    during = _during(trig)
     return any(g.dep_ == "pobj" and _low(g) in words()["exchange"] for g in during)
 
 
 def died_in_combat(trig: Token) -> bool:
     """'One of the suspects was later killed in fighting', 'killed in action': a death in
     battle, no attack; 'two civilians were killed in fighting' stays one."""
-    during = [g for c in trig.children if c.lower_ in ("in", "during") for g in c.children]
+    during = _during(trig)
     if not any(g.dep_ == "pobj" and _low(g) in words()["combat"] for g in during):
         return False
     dead = [t for c in trig.children if c.dep_ in ("nsubjpass", "dobj") for t in c.subtree]
