@@ -122,6 +122,8 @@ FOLDERS = {
     "blind59": ROOT / "tests/fixtures/retellings/blind59",
     "blind60": ROOT / "tests/fixtures/retellings/blind60",
     "blind61": ROOT / "tests/fixtures/retellings/blind61",
+    "blind62": ROOT / "tests/fixtures/retellings/blind62",
+    "blind63": ROOT / "tests/fixtures/retellings/blind63",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

@@ -218,6 +218,20 @@ def test_date_window_blocks_distant_reports(example_docs: list[StoryDoc]) -> Non
     city = [replace(d, event_place=town, event_population=300_000) for d in far]
     stories = assign_stories(city)
     assert stories[pair[0]] != stories[pair[1]]
+    # ... but a report that dates an act to the day the other dates one, the year
+    # included, is its follow-up wherever it happened (a trial that dates the raid)
+    dated = [
+        replace(d, act_days=("2022-02-27", day))
+        for d, day in zip(city, ("2022-02-28", "2022-03-01"), strict=True)
+    ]
+    stories = assign_stories(dated)
+    assert stories[pair[0]] == stories[pair[1]]
+    year_on = [
+        replace(d, act_days=(day,))
+        for d, day in zip(city, ("2022-02-28", "2023-02-28"), strict=True)
+    ]
+    stories = assign_stories(year_on)
+    assert stories[pair[0]] != stories[pair[1]]
 
 
 def test_a_village_the_gazetteer_lacks_is_a_small_place() -> None:
@@ -569,6 +583,21 @@ def test_a_site_word_naming_a_town_or_a_body_is_no_site_hit() -> None:
     mine = _doc("m", "Gunmen attack gold miners in eastern Congo, killing 18." + body)
     other, k = _index(_corpus(mine, wire))
     assert other.components(k["m"], k["w"]).site_conflict
+
+
+def test_a_headline_of_arson_and_one_of_a_drone_strike_tell_two_acts() -> None:
+    """Gangs torching houses in one district of a capital and a drone hitting a procession
+    in another, told with the same words about the same gangs: the weapons the headlines
+    name tell them apart, unless the other's lead names the fire too."""
+    body = " Gangs of the Viv Ansanm coalition control most of the capital's districts, and"
+    body += " residents of Port-au-Prince said the police did not come until morning."
+    arson = _doc("a", "Gangs burn homes in Solino, killing ten." + body)
+    drone = _doc("d", "Drone strike on street band in Bel Air kills six." + body)
+    fire = _doc("f", "Drone sets off blaze in Bel Air: gangs torched cars after the strike." + body)
+    index, v = _index(_corpus(arson, drone, fire))
+    assert v["a"].sites == {"weapon:fire"}
+    assert index.components(v["a"], v["d"]).site_conflict
+    assert not index.components(v["a"], v["f"]).site_conflict
 
 
 @pytest.mark.parametrize(

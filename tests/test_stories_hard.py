@@ -351,6 +351,12 @@ BLIND_SETS = [
     ("blind59", 50, 0.92, 0.88, True),
     ("blind60", 50, 0.88, 0.79, True),
     ("blind61", 50, 0.92, 0.86, True),
+    # written blind in session 42 (story kinds earlier sets had not told), scored once at
+    # the session's start: blind62 .846 (1.0/.73), blind63 .744 (.91/.63: a gang's arson
+    # in one district of Port-au-Prince joined a drone strike on a band in another); dev
+    # since, blind63 .795 (.97/.67) with dated follow-ups and arson as a weapon
+    ("blind62", 50, 0.84, 0.72, True),
+    ("blind63", 50, 0.79, 0.66, True),
 ]
 
 

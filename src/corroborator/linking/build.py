@@ -331,6 +331,7 @@ def story_doc(
         main_places=_main_places(towns),
         main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
         **_main_incident(ex.get("incidents", [])),
+        act_days=_act_days(ex.get("incidents", [])),
         language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
@@ -363,6 +364,14 @@ def _main_incident(incidents: list[dict[str, Any]]) -> dict[str, Any]:
         "event_killed": killed,
         "event_population": _population(main["location"].get("geonames_id")),
     }
+
+
+def _act_days(incidents: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The days (ISO) the report dates any of its incidents to."""
+    dates = (i.get("date") or {} for i in incidents)
+    return tuple(
+        sorted({d["start"] for d in dates if d.get("precision") == "day" and d.get("start")})
+    )
 
 
 def _population(geonames_id: int | None) -> int | None:

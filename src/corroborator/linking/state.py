@@ -122,6 +122,7 @@ def vec_json(vec: stories._Vec) -> str:
             "skeletons": sorted(vec.skeletons),
             "concepts": vec.concepts,
             "concept_norm": vec.concept_norm,
+            "act_dates": sorted(vec.act_dates),
         },
         ensure_ascii=False,
     )
@@ -152,6 +153,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         frozenset(d.get("skeletons", ())),
         d.get("concepts", {}),
         d.get("concept_norm", 1.0),
+        frozenset(d.get("act_dates", ())),
     )
 
 
