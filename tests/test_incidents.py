@@ -3,6 +3,7 @@ short texts of other styles."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -20,8 +21,9 @@ def extract():
     nlp = load_nlp()
     stages = default_stages()
 
-    def _run(text: str) -> Extraction:
-        ctx = DocContext(doc=nlp(text))
+    def _run(text: str, published: str | None = None) -> Extraction:
+        day = dt.date.fromisoformat(published) if published else None
+        ctx = DocContext(doc=nlp(text), published=day)
         for stage in stages:
             stage(ctx)
         return ctx.extraction
@@ -597,6 +599,20 @@ def test_event_date_not_report_or_background_year(extract) -> None:
         "The junta has ruled the region since taking power in 2021."
     )
     assert background.incidents[0].date.start is None
+
+
+def test_the_day_a_case_is_brought_is_not_the_day_of_the_act(extract) -> None:
+    """Prosecutors 'on Friday served a notice of suspicion' on the officer behind a strike
+    told later with its own day: the strike is dated by that day, not by the notice's."""
+    for verb in ("served a notice of suspicion on", "charged"):
+        report = extract(
+            f"Ukrainian prosecutors on Friday {verb} a Russian officer they accuse of "
+            "ordering the missile launch that killed five people on a beach in the Mykolaiv "
+            "region.\n\nThe missile hit the beach at Kobleve at about 15:40 on 21 July, when "
+            "hundreds of people were swimming. Three people died at the scene.",
+            published="2024-08-09",
+        )
+        assert [i.date.start for i in report.incidents] == ["2024-07-21"], verb
 
 
 def test_a_patient_moved_to_hospital_is_no_deportation(extract) -> None:

@@ -320,12 +320,15 @@ def _there(
 
 def _reporting(doc: Doc, d: DateRef) -> bool:
     """A date of the telling ('said on Friday', 'a report published last week',
-    'in a communiqué on 1 March'), not of the act."""
+    'in a communiqué on 1 March') or of a case brought over the act ('prosecutors on
+    Friday served a notice of suspicion on the officer who ordered the strike'), not of
+    the act."""
     tok = _root(doc, d.start, d.end)
     hops = 0
     while tok is not None and hops < 4 and tok.head.i != tok.i:
         tok, hops = tok.head, hops + 1
-        if tok.lemma_.lower() in words()["reporting"]:
+        lemma = tok.lemma_.lower()
+        if lemma in words()["reporting"] or lemma in words()["proceedings"]:
             return True
         if tok.pos_ == "VERB":
             return False
