@@ -231,6 +231,7 @@ def test_story_vector_round_trips_through_json() -> None:
             ("Town",),
             event_place="Town",
             event_day="2023-04-30",
+            act_days=("2023-04-29", "2023-04-30"),
         )
         for p in TEXT_FILES[:2]
     ]
@@ -305,3 +306,46 @@ def test_a_new_report_bridging_two_stories_merges_them_in_the_database(tmp_path:
     assert stored == {d["story_id"] for d in store.documents(with_text=False)}
     assert relink(store).mode == "full"
     assert _groups(store)["stories"] == [["a_wire.txt", "b_full.txt", "c_note.txt"]]
+
+
+FOLLOW_UP = {
+    "wire.jsonl": {
+        "id": "w1",
+        "title": "Shelling kills four at a well in the village of Prydorozhne",
+        "published": "2024-03-12",
+        "text": "Russian artillery shelled the village of Prydorozhne in Zaporizhzhia region on "
+        "Tuesday, killing four people who were queuing for water at the village well, regional "
+        "officials said.\n\nThe dead were three women and a 70-year-old man, said the head of "
+        "the village council, Petro Danylyuk. Two more residents were wounded and taken to "
+        'hospital in Orikhiv.\n\n"They came to the well every morning because there has been '
+        'no water in the pipes since autumn," Danylyuk said. Prosecutors opened a war crimes '
+        "case over the shelling of Prydorozhne.",
+    },
+    "trial.jsonl": {
+        "id": "t1",
+        "title": "Court hears case over deadly shelling of Prydorozhne well",
+        "published": "2024-07-20",
+        "text": "A court in Zaporizhzhia began hearing in absentia the case of a Russian "
+        "artillery commander charged over the shelling that killed four villagers at a well "
+        "in Prydorozhne on 12 March.\n\nProsecutors say the officer ordered his battery to fire "
+        "on the village although no Ukrainian positions were nearby. Three women and an "
+        "elderly man died at the well, and two residents were wounded.\n\nThe village council "
+        "head, Petro Danylyuk, told the court that residents had queued for water there every "
+        "morning since the pipes froze.",
+    },
+}
+
+
+def test_a_follow_up_months_on_joins_its_story_one_file_at_a_time(tmp_path: Path) -> None:
+    """A trial four months after a strike on a village is its follow-up, outside the date
+    window: stored reports are loaded whole to tell so, not read from their day alone, and
+    the new report joins the story a full relink gives it."""
+    for name, record in FOLLOW_UP.items():
+        (tmp_path / name).write_text(json.dumps(record) + "\n", encoding="utf-8")
+    db = str(tmp_path / "inc.db")
+    _ingest(db, tmp_path / "wire.jsonl")
+    _ingest(db, tmp_path / "trial.jsonl")
+    store = open_store(db)
+    assert _groups(store)["stories"] == [["t1", "w1"]]
+    assert relink(store).mode == "full"
+    assert _groups(store)["stories"] == [["t1", "w1"]]
