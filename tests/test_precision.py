@@ -174,6 +174,7 @@ NOT_INCIDENTS = {
         "Officials say 48 civilians were killed in the two districts in September alone.",
         # a toll spread over a region, a span or several acts, whatever the figure
         "The governor said 23 civilians were killed across the Sumy region last month.",
+        "Russian strikes killed 168 civilians across Ukraine in October, the UN mission said.",
         "At least 19 people were reported killed in the attacks the mission followed this week.",
         "Nine civilians were killed in the province over the same month, the council said.",
     ],

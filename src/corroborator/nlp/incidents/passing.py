@@ -590,15 +590,17 @@ def period_tally(trig: Token) -> bool:
 
 
 def _spread(tok: Token) -> bool:
-    """'killed across the Kherson region', 'across seven countries', 'over the same month',
+    """'killed across the Kherson region', 'across Ukraine', 'over the same month',
     'in the incidents we followed': a toll spread over a region, a span or several acts,
     whatever the figure."""
     if tok.dep_ != "prep":
         return False
     objs = [g for g in tok.children if g.dep_ == "pobj"]
     lemmas = {g.lemma_.lower() for g in objs}
-    if tok.lower_ in ("across", "throughout"):
-        return bool(lemmas & words()["expanse"]) or any(g.tag_ == "NNPS" for g in objs)
+    if tok.lower_ in ("across", "throughout"):  # 'across Ukraine': a named land too
+        return bool(lemmas & words()["expanse"]) or any(
+            g.tag_ == "NNPS" or g.ent_type_ in ("GPE", "LOC") for g in objs
+        )
     if tok.lower_ in ("over", "during"):  # 'over the same month', not 'over two days'
         spans = [g for g in objs if g.lemma_.lower() in words()["period"] | words()["duration"]]
         return any(
