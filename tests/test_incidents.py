@@ -430,6 +430,18 @@ def test_strike_that_kills_is_one_attack_with_its_toll(extract) -> None:
     assert later.incidents[0].killed.low == 6
 
 
+def test_a_gerund_act_as_subject_takes_its_toll(extract) -> None:
+    """'Shelling killed three people': the model reads 'Shelling' as a verb, but as the
+    subject of 'killed' it is the act whose toll the sentence gives."""
+    for text in (
+        "Shelling killed three people in Kherson on Monday.",
+        "Russian shelling killed three people in Kherson on Monday.",
+    ):
+        ex = extract(text)
+        assert _types(ex) == ["attack_populated_area"], text
+        assert ex.incidents[0].killed.low == 3, text
+
+
 def test_died_in_the_attack_joins_the_attack(extract) -> None:
     ex = extract(
         "Artillery shells hit the market square of Vilne, the governor said.\n\n"

@@ -15,12 +15,15 @@ from spacy.tokens import Doc, Token
 from corroborator.models import Count
 from corroborator.nlp.stages.numbers import outcome_word
 
+_SUBJECTS = ("nsubj", "nsubjpass", "csubj")
+
 
 def _verb(tok: Token) -> Token | None:
-    """The nearest verb over a token (itself if it is one)."""
+    """The nearest verb over a token (itself if it is one); a gerund standing as a subject
+    is a noun here ('Shelling killed three people': the toll is the shelling's)."""
     cur = tok
     for _ in range(8):
-        if cur.pos_ in ("VERB", "AUX"):
+        if cur.pos_ in ("VERB", "AUX") and not (cur.tag_ == "VBG" and cur.dep_ in _SUBJECTS):
             return cur
         if cur.head.i == cur.i:
             return None
