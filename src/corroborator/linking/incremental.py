@@ -370,19 +370,20 @@ class _StoredStoryIndex(stories.StoryIndex):
         return found
 
     def _late(self, vec: stories._Vec, keys: list[str]) -> list[str]:
-        """Postings published further than WINDOW_DAYS from `vec`: each is a candidate only
-        as a follow-up, which its stub (a day alone) cannot tell, so their vectors load, as
-        a full relink holds them all."""
+        """Postings published further than WINDOW_DAYS from `vec`, those sharing the most
+        block keys first, as many as a candidate list holds: each is a candidate only as a
+        follow-up, which its stub (a day alone) cannot tell, so their vectors load, as a
+        full relink holds them all."""
         if vec.day is None:
             return []
-        late = {
+        hits: Counter[str] = Counter(
             d
             for k in keys
             if len(self._postings.get(k, ())) <= stories.MAX_POSTINGS
             for d in self._postings.get(k, ())
             if (day := self._vecs[d].day) is not None and abs(day - vec.day) > stories.WINDOW_DAYS
-        }
-        return sorted(late - self._full)
+        )
+        return sorted({d for d, _ in hits.most_common(stories.MAX_CANDIDATES)} - self._full)
 
 
 def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str, str]) -> str:
