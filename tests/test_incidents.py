@@ -627,6 +627,22 @@ def test_the_day_a_case_is_brought_is_not_the_day_of_the_act(extract) -> None:
         assert [i.date.start for i in report.incidents] == ["2024-07-21"], verb
 
 
+def test_the_day_a_statement_is_read_is_not_the_day_of_the_act(extract) -> None:
+    """'In a statement read on regional radio on Monday' dates the statement; the act
+    keeps its own day, and one told with no day of its own gets none from the statement."""
+    read = extract(
+        "In a statement read on regional radio on Monday, the governor said gunmen killed "
+        "41 miners at a gold site near Taparko on 13 June.",
+        published="2025-06-24",
+    )
+    assert [i.date.start for i in read.incidents] == ["2025-06-13"]
+    issued = extract(
+        "The governor issued a statement on Monday after gunmen killed 41 miners near Taparko.",
+        published="2025-06-24",
+    )
+    assert [i.date.start for i in issued.incidents] == [None]
+
+
 def test_a_patient_moved_to_hospital_is_no_deportation(extract) -> None:
     """'died at Rafidia hospital in Nablus, where he had been transferred', 'the wounded
     were transferred to a clinic': care, not a forcible transfer; children transferred

@@ -320,9 +320,9 @@ def _there(
 
 def _reporting(doc: Doc, d: DateRef) -> bool:
     """A date of the telling ('said on Friday', 'a report published last week',
-    'in a communiqué on 1 March') or of a case brought over the act ('prosecutors on
-    Friday served a notice of suspicion on the officer who ordered the strike'), not of
-    the act."""
+    'in a communiqué on 1 March', 'in a statement read on regional radio on Monday') or
+    of a case brought over the act ('prosecutors on Friday served a notice of suspicion on
+    the officer who ordered the strike'), not of the act."""
     tok = _root(doc, d.start, d.end)
     hops = 0
     while tok is not None and hops < 4 and tok.head.i != tok.i:
@@ -330,8 +330,13 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
         lemma = tok.lemma_.lower()
         if lemma in words()["reporting"] or lemma in words()["proceedings"]:
             return True
-        if tok.pos_ == "VERB":
-            return False
+        if tok.pos_ == "VERB":  # '(a statement) read on Monday', 'gave an interview on ...'
+            told = [t for t in tok.children if t.dep_ in ("dobj", "nsubjpass")]
+            if tok.dep_ == "acl" and not told and not any(c.dep_ == "mark" for c in tok.children):
+                told.append(
+                    tok.head
+                )  # 'a statement read on ...', not 'reports that X was hit on ...'
+            return any(t.lemma_.lower() in words()["reporting"] for t in told)
     return False
 
 
