@@ -124,6 +124,8 @@ FOLDERS = {
     "blind61": ROOT / "tests/fixtures/retellings/blind61",
     "blind62": ROOT / "tests/fixtures/retellings/blind62",
     "blind63": ROOT / "tests/fixtures/retellings/blind63",
+    "blind64": ROOT / "tests/fixtures/retellings/blind64",
+    "blind65": ROOT / "tests/fixtures/retellings/blind65",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

@@ -354,9 +354,14 @@ BLIND_SETS = [
     # written blind in session 42 (story kinds earlier sets had not told), scored once at
     # the session's start: blind62 .846 (1.0/.73), blind63 .744 (.91/.63: a gang's arson
     # in one district of Port-au-Prince joined a drone strike on a band in another); dev
-    # since, blind63 .795 (.97/.67) with dated follow-ups and arson as a weapon
+    # since, blind63 .840 (.97/.74) with dated follow-ups, arson as a weapon and the day
+    # of a prosecutor's notice no longer the beach strike's
     ("blind62", 50, 0.84, 0.72, True),
-    ("blind63", 50, 0.79, 0.66, True),
+    ("blind63", 50, 0.83, 0.73, True),
+    # written blind in session 42 and kept unseen to its end, scored once with its final
+    # code: blind64 .875 (1.0/.78), blind65 .929 (1.0/.87), the same with the starting code
+    ("blind64", 50, 0.87, 0.77, True),
+    ("blind65", 50, 0.92, 0.86, True),
 ]
 
 
