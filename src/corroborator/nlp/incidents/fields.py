@@ -330,12 +330,11 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
         lemma = tok.lemma_.lower()
         if lemma in words()["reporting"] or lemma in words()["proceedings"]:
             return True
-        if tok.pos_ == "VERB":  # '(a statement) read on Monday', 'gave an interview on ...'
+        if tok.pos_ == "VERB":  # 'gave an interview on ...', 'a statement read on ...'
             told = [t for t in tok.children if t.dep_ in ("dobj", "nsubjpass")]
+            # the noun a bare participle tells of, not 'reports that X was hit on ...'
             if tok.dep_ == "acl" and not told and not any(c.dep_ == "mark" for c in tok.children):
-                told.append(
-                    tok.head
-                )  # 'a statement read on ...', not 'reports that X was hit on ...'
+                told.append(tok.head)
             return any(t.lemma_.lower() in words()["reporting"] for t in told)
     return False
 
