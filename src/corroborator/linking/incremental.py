@@ -361,29 +361,11 @@ class _StoredStoryIndex(stories.StoryIndex):
                 )
 
     def candidates(self, vec: stories._Vec) -> set[str]:
-        keys = stories.lookup_keys(vec.blocks)
-        self.load_postings(keys)
-        self._load_vectors(self._late(vec, keys))
+        self.load_postings(stories.lookup_keys(vec.blocks))
         found = super().candidates(vec)
         self._load_vectors(sorted(found))
         self.load_stories(found)
         return found
-
-    def _late(self, vec: stories._Vec, keys: list[str]) -> list[str]:
-        """Postings published further than WINDOW_DAYS from `vec`, those sharing the most
-        block keys first, as many as a candidate list holds: each is a candidate only as a
-        follow-up, which its stub (a day alone) cannot tell, so their vectors load, as a
-        full relink holds them all."""
-        if vec.day is None:
-            return []
-        hits: Counter[str] = Counter(
-            d
-            for k in keys
-            if len(self._postings.get(k, ())) <= stories.MAX_POSTINGS
-            for d in self._postings.get(k, ())
-            if (day := self._vecs[d].day) is not None and abs(day - vec.day) > stories.WINDOW_DAYS
-        )
-        return sorted({d for d, _ in hits.most_common(stories.MAX_CANDIDATES)} - self._full)
 
 
 def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str, str]) -> str:

@@ -1093,10 +1093,18 @@ class StoryIndex:
                 hits.update(postings)
         hits.pop(vec.doc_id, None)
         if vec.day is not None:
-            for cand in list(hits):
-                other = self._vecs[cand]
-                late = other.day is not None and abs(other.day - vec.day) > WINDOW_DAYS
-                if late and not _follow_up(vec, other):
+            late = Counter(
+                {
+                    c: n
+                    for c, n in hits.items()
+                    if (day := self._vecs[c].day) is not None and abs(day - vec.day) > WINDOW_DAYS
+                }
+            )
+            # a late report is a candidate only as a follow-up, which its whole vector tells
+            # (a stored index holds those of the most shared at most)
+            self._load_vectors(sorted(c for c, _ in late.most_common(MAX_CANDIDATES)))
+            for cand in late:
+                if not _follow_up(vec, self._vecs[cand]):
                     del hits[cand]
         return {c for c, _ in hits.most_common(MAX_CANDIDATES)}
 
