@@ -660,6 +660,21 @@ def test_a_patient_moved_to_hospital_is_no_deportation(extract) -> None:
     assert [i.type for i in moved.incidents] == ["deportation_transfer"]
 
 
+def test_a_victim_dying_later_in_hospital_is_the_toll_told_above(extract) -> None:
+    """'A woman of 74 died on Saturday in a hospital in Druzhkivka' below a follow-up's
+    lead is that attack's later death: not a second killing, nor placed at the hospital."""
+    ex = extract(
+        "Two more people hurt in Friday's rocket attack on a humanitarian aid queue in "
+        "Kostiantynivka have died in hospital, raising the death toll to six, prosecutors "
+        "said on Monday."
+        "\n\nA woman of 74 died on Saturday evening in a hospital in Druzhkivka, and a man "
+        "of 69 died overnight in intensive care, prosecutors said.",
+        published="2025-05-19",
+    )
+    kills = [i for i in ex.incidents if i.type in ("killing_civilians", "attack_populated_area")]
+    assert [(i.location.name, i.killed.high) for i in kills] == [("Kostiantynivka", 6)]
+
+
 def test_a_title_naming_the_attack_is_the_killing_its_report_tells(extract) -> None:
     """'Attack on Umm Hajar village' over a report of the men shot there: one incident,
     the killing, with the title among its mentions."""

@@ -102,6 +102,36 @@ def _residence(doc: Doc, p: PlaceRef) -> bool:
     return above is not None and above.lemma_.lower() in _RESIDE
 
 
+_CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
+_CARED = frozenset(
+    ("die", "succumb", "treat", "take", "transfer", "bring", "rush", "carry", "evacuate")
+    + ("admit", "hospitalize", "hospitalise", "remain", "recover", "airlift", "send")
+)
+
+
+def _care(doc: Doc, p: PlaceRef) -> bool:
+    """'died on Saturday in a hospital in Pavlohrad', 'was taken to a Dnipro clinic': where
+    a victim was treated or died of wounds is not where the act was. A hospital that was
+    hit ('shelled the hospital in Beryslav') keeps its town."""
+    tok = _root(doc, p.start, p.end)
+    if tok is None:
+        return False
+    if tok.dep_ == "pobj" and tok.head.lower_ in ("in", "at", "of") and tok.head.head.i != tok.i:
+        tok = tok.head.head  # 'a hospital in Pavlohrad'
+    elif tok.dep_ in ("compound", "amod", "nmod"):
+        tok = tok.head  # 'a Dnipro clinic'
+    else:
+        return False
+    if tok.lemma_.lower() not in _CARE and not (
+        tok.lower_ == "care" and any(c.lower_ == "intensive" for c in tok.children)
+    ):
+        return False
+    above = tok.head
+    if tok.dep_ == "pobj" and above.dep_ == "prep":
+        above = above.head
+    return above.lemma_.lower() in _CARED
+
+
 def _earlier_act(doc: Doc, p: PlaceRef, trigger: int) -> bool:
     """'days after a glide bomb struck a shopping centre in Kharkiv', 'a month after the
     shelling of the hospital in Beryslav', 'since the siege of Mariupol': the place of
@@ -194,7 +224,8 @@ def _dateline(doc: Doc, p: PlaceRef) -> bool:
 
 def usable_place(doc: Doc, p: PlaceRef) -> bool:
     """A place that can be the act's: not a dateline, an office title, a destination, a
-    launch site, where a witness lives or where a court sits. Kept per document: every
+    launch site, where a witness lives, where a court sits or where the wounded were
+    treated. Kept per document: every
     incident of it asks about all its places."""
     known = doc.user_data.setdefault("corroborator_usable_places", {})
     usable = known.get(p)
@@ -206,6 +237,7 @@ def usable_place(doc: Doc, p: PlaceRef) -> bool:
             or _dateline(doc, p)
             or _residence(doc, p)
             or _court(doc, p)
+            or _care(doc, p)
         )
     return bool(usable)
 
@@ -339,7 +371,21 @@ def _reporting(doc: Doc, d: DateRef) -> bool:
     return False
 
 
-_DEATH_LATER = {"wound", "injury", "burn", "hospital"}
+def died_later(verb: Token) -> bool:
+    """'died in hospital', 'died of his wounds', 'succumbed to injuries': a victim's later
+    death from an act told elsewhere."""
+    if verb.lemma_.lower() not in ("die", "succumb"):
+        return False
+    return any(
+        w.lemma_.lower() in _WOUNDS or w.lemma_.lower() in _CARE
+        for c in verb.children
+        if c.dep_ == "prep" and c.lower_ in ("of", "in", "at", "from", "to")
+        for w in c.children
+        if w.dep_ == "pobj"
+    )
+
+
+_WOUNDS = frozenset(("wound", "injury", "burn"))
 
 
 def _later_death(doc: Doc, d: DateRef) -> bool:
@@ -347,15 +393,7 @@ def _later_death(doc: Doc, d: DateRef) -> bool:
     Friday': the day a victim died later, not the day of the act that wounded them."""
     tok = _root(doc, d.start, d.end)
     verb = next((a for a in (tok.ancestors if tok is not None else ()) if a.pos_ == "VERB"), None)
-    if verb is None or verb.lemma_.lower() not in ("die", "succumb"):
-        return False
-    return any(
-        w.lemma_.lower() in _DEATH_LATER
-        for c in verb.children
-        if c.dep_ == "prep" and c.lower_ in ("of", "in", "from", "to")
-        for w in c.children
-        if w.dep_ == "pobj"
-    )
+    return verb is not None and died_later(verb)
 
 
 def _background(doc: Doc, d: DateRef) -> bool:

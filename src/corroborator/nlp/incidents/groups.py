@@ -14,6 +14,7 @@ from typing import Any
 from spacy.tokens import Span
 
 from corroborator.nlp.incidents.context import further
+from corroborator.nlp.incidents.fields import died_later
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of, kin_families
 from corroborator.nlp.incidents.roles import CIVILIAN_SUBGROUPS
 from corroborator.nlp.incidents.units import Layout, is_heading, is_headline, same_story
@@ -90,6 +91,17 @@ def merge(
             if same or back:
                 target = (same or back)[-1]
                 m.type = target.type
+        if target is None and _died_later(m):
+            # 'A woman died on Saturday in a hospital in Pavlohrad': of the act told above
+            back = [
+                g
+                for g in groups
+                if g.type in (*KILL_TYPES, "attack_populated_area")
+                and any(0 < m.unit - u <= 3 for u in g.units)
+            ]
+            if back:
+                target = back[-1]
+                m.type = target.type
         if target is None or target.type != m.type:
             q = quote_of.get(m.unit)
             same_quote = [
@@ -118,6 +130,11 @@ def merge(
                     g.type = "killing_captives"
                 break
     return groups
+
+
+def _died_later(m: Mention) -> bool:
+    """A victim of no named killer dying of wounds ('died in hospital on Saturday')."""
+    return m.type == "killing_civilians" and not m.agents and died_later(m.trigger)
 
 
 def _further(m: Mention) -> bool:
