@@ -62,6 +62,26 @@ def test_mixed_document_has_one_range_per_language_run() -> None:
     assert language_of(text) in ("en", "uk", "ru")
 
 
+KA = (
+    "რუსმა მესაზღვრეებმა სამშაბათს გორის მუნიციპალიტეტის სოფელ ხურვალეთთან ფერმერი ზურაბ "
+    "კაპანაძე დააკავეს, განაცხადა სახელმწიფო უსაფრთხოების სამსახურმა."
+)
+
+
+def test_a_script_we_have_no_reader_for_is_its_language_and_is_not_read_as_english() -> None:
+    """Georgian or Hebrew paragraphs are their languages, not the English around them: the
+    English model took every Georgian word run for a person or an organisation."""
+    from corroborator.nlp.pipeline import extract
+
+    assert detect(KA) == "ka"
+    assert detect("שלושה אזרחים נהרגו בהפגזה על השוק בעיר, אמרו עדים.") == "he"
+    assert [r.language for r in ranges(f"{EN}\n\n{KA}")] == ["en", "ka"]
+    assert language_of(f"Tbilisi, 21 September\n\n{KA}\n\n{KA}") == "ka"
+    ex = extract(f"{EN}\n\n{KA}")
+    assert ex.entities == [] and ex.quotes == []
+    assert [r.language for r in ex.languages] == ["en", "ka"]
+
+
 def test_declared_language_wins_within_its_script() -> None:
     text = f"{RU}\n\n{EN}"
     found = ranges(text, declared="uk")

@@ -705,6 +705,35 @@ def test_an_arabic_retelling_links_to_the_english_report_through_names_and_conce
     assert index.similarity(v["en"], v["other"]) < index.threshold / 2
 
 
+def test_a_georgian_retelling_links_to_the_english_report_by_the_sounds_of_its_names() -> None:
+    """Georgian has no reader of ours and no capitals: all its words' consonants, also
+    without a case ending (ხურვალეთთან, at Khurvaleti), meet the English report's names.
+    A Georgian report of another detention, by other guards of another man, shares none."""
+    english = (
+        "Russian border guards detained a farmer, Zurab Kapanadze, near the village of "
+        "Khurvaleti in Gori municipality on Tuesday, Georgia's State Security Service said. "
+        "Kapanadze was later taken to Tskhinvali, the service said."
+    )
+    retold = (
+        "რუსმა მესაზღვრეებმა სამშაბათს გორის მუნიციპალიტეტის სოფელ ხურვალეთთან ფერმერი "
+        "ზურაბ კაპანაძე დააკავეს, განაცხადა სახელმწიფო უსაფრთხოების სამსახურმა. კაპანაძე "
+        "ცხინვალში გადაიყვანეს."
+    )
+    other = (
+        "აფხაზმა მესაზღვრეებმა ზუგდიდის მუნიციპალიტეტის სოფელ ხურჩასთან მეთევზე გიორგი "
+        "ჯანაშია დააკავეს, განაცხადა სახელმწიფო უსაფრთხოების სამსახურმა."
+    )
+    docs = _corpus(
+        _doc("en", english, language="en"),
+        _doc("ka", retold, language="ka"),
+        _doc("other", other, language="ka"),
+    )
+    index, v = _index(docs)
+    assert "krflt" in v["ka"].skeletons  # Khurvaleti, its '-tan' ending set aside
+    assert index.similarity(v["en"], v["ka"]) >= index.threshold
+    assert index.similarity(v["en"], v["other"]) < index.threshold / 2
+
+
 def test_a_translated_retelling_shares_its_event_words_with_the_english_one() -> None:
     """A Ukrainian retelling of a POW's account shares 'lieutenant', 'garage' and 'daughter'
     with the English wire through the concept dictionary; a Ukrainian report of

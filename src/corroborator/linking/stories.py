@@ -53,6 +53,7 @@ from corroborator.linking.copies import sentences
 from corroborator.linking.names import name_key, word_key
 from corroborator.nlp import lexicon
 from corroborator.nlp.lang.arabic import words as arabic
+from corroborator.nlp.lang.detect import CASED_SCRIPTS, SCRIPT_LANGUAGES
 from corroborator.nlp.lang.latin.words import case_stem
 
 LEAD_SENTENCES = 3
@@ -73,6 +74,11 @@ BLOCK_NAMES_FOREIGN = 6
 BLOCK_SKELETONS = 20
 ARABIC_SKELETON, LATIN_SKELETON = "ka:", "kl:"
 _OTHER_SCRIPT = {ARABIC_SKELETON: LATIN_SKELETON, LATIN_SKELETON: ARABIC_SKELETON}
+# Languages whose script does not capitalise names, read like Arabic: the skeletons of all
+# their words (ARABIC_SKELETON) meet the Latin-script reports' name skeletons.
+CASELESS = frozenset({"ar"}) | frozenset(SCRIPT_LANGUAGES).difference(CASED_SCRIPTS)
+_ANY_WORD = re.compile(r"[^\W\d_]+")
+SKELETON_TRIM = 4  # a longer skeleton of a caseless script also counts without its last letter
 DF_BITS = 24  # 16M hashed document-frequency slots (64 MB)
 MAX_POSTINGS = 300  # a key shared by more documents is too common to block on
 MAX_CANDIDATES = 200  # per new document: those sharing the most block keys
@@ -368,6 +374,8 @@ def read_terms(text: str, language: str | None) -> tuple[dict[str, float], dict[
     if language == "ar":
         arabic_counts = _arabic_counts(text)
         return arabic_counts, _headword_terms(arabic_counts)
+    if language in CASELESS:
+        return _script_counts(text, language), {}
     foreign = language if language in concepts.languages() else None
     english = not language or language == "en"
     stop = _stop_words(foreign) if foreign else STOP_WORDS
@@ -408,6 +416,18 @@ def _concept_terms() -> frozenset[str]:
     return frozenset(_stem(h) for h in concepts.headwords())
 
 
+def _script_counts(text: str, language: str) -> dict[str, float]:
+    """A report in a script we have no reader for: its words as written (no dictionary
+    translates them, no capital marks a name), which only reports in its language share."""
+    counts: defaultdict[str, float] = defaultdict(float)
+    for i, sentence in enumerate(sentences(text)):
+        weight = LEAD_WEIGHT if i < LEAD_SENTENCES else 1.0
+        for w in _ANY_WORD.findall(sentence.lower()):
+            if len(w) > 2:
+                counts[f"{language}~{w}"] += weight
+    return counts
+
+
 def _arabic_counts(text: str) -> dict[str, float]:
     """An Arabic report's stems: the English word where the concept dictionary has one;
     a word the language's dictionary lacks as a name (nothing else marks one); other
@@ -441,6 +461,10 @@ def _skeletons(text: str, language: str | None) -> frozenset[str]:
             for w, _ in arabic.words(sentence)
             if not _arabic_english(w)
         }
+    elif language in CASELESS:
+        # every word, and without its last consonant: a case ending (Georgian
+        # გუგუტიანთკარის, of Gugutiantkari) or a final letter read as one (Hebrew ו)
+        found = {k for w in _ANY_WORD.findall(text) for k in _trimmed(arabic.skeleton(w))}
     else:
         split, named = _split(text)
         found = {
@@ -450,6 +474,10 @@ def _skeletons(text: str, language: str | None) -> frozenset[str]:
             if w[0].isupper() and (j > 0 or w in named) and w.lower() not in STOP_WORDS
         }
     return frozenset(found - {""})
+
+
+def _trimmed(key: str) -> tuple[str, ...]:
+    return (key, key[:-1]) if len(key) > SKELETON_TRIM else (key,)
 
 
 def _day(published: str | None) -> int | None:
@@ -506,11 +534,11 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 def _mentions(vec: _Vec, place: str) -> bool:
     """The report names the place, in any spelling close enough (Velikaya Aleksandrovka
-    for Velyka Oleksandrivka), or an Arabic one writes its consonants (كبكابية for
+    for Velyka Oleksandrivka), or a caseless one writes its consonants (كبكابية for
     Kabkabiya: the Arabic reader finds only the towns GeoNames has Arabic names for)."""
     if place in vec.keys:
         return True
-    if vec.language == "ar":  # the key may end in one more consonant ('kabkabiag': kbkbg);
+    if vec.language in CASELESS:  # the key may end in one more consonant ('kabkabiag': kbkbg);
         # a name of too few consonants to tell (Abu Gouta: b, gt) is not taken as absent
         keys = [k for k in map(arabic.skeleton, place[2:].split()) if k]
         return all(
@@ -806,6 +834,10 @@ def _evidence(a: _Vec, b: _Vec, c: Components, parts: dict[str, float]) -> float
         # so the words of what happened, its concept words and the names it shares
         # count on their own.
         text = max(TRANSLATED_TEXT * c.event, SCRIPT_NAMES * c.scripts, CONCEPT_TEXT * c.concepts)
+        if not (a.concepts and b.concepts):
+            # a script no dictionary of ours reads (Georgian, Hebrew): the names' sounds
+            # are all it shares, and count as a translation's words do
+            text = max(text, TRANSLATED_TEXT * c.scripts)
     score = W_TEXT * text + W_ENT * who + W_QUOTE * c.quotes + W_FIGURE * c.figures
     # The strongest look-alike evidence counts, once: several weak ones together are
     # what independent retellings of one event look like (other witnesses, other words).
@@ -984,7 +1016,7 @@ class StoryIndex:
             (k for k in skeletons if self.df[SKELETON + k] > 1),
             key=lambda k: (self.df[SKELETON + k], k),
         )
-        script = ARABIC_SKELETON if language == "ar" else LATIN_SKELETON
+        script = ARABIC_SKELETON if language in CASELESS else LATIN_SKELETON
         return frozenset(script + k for k in found[:BLOCK_SKELETONS])
 
     def _entity_sim(self, a: frozenset[str], b: frozenset[str]) -> float:
@@ -1001,11 +1033,12 @@ class StoryIndex:
         return num / math.sqrt(sum(w(k) ** 2 for k in a) * sum(w(k) ** 2 for k in b))
 
     def _script_names(self, a: _Vec, b: _Vec) -> float:
-        """IDF-weighted share of the Latin-script report's name skeletons that the Arabic
-        one writes too (its skeletons are of all its words, so only that side's share)."""
-        if (a.language == "ar") == (b.language == "ar"):
+        """IDF-weighted share of the Latin-script report's name skeletons that the caseless
+        one (Arabic, Georgian...) writes too (its skeletons are of all its words, so only
+        that side's share)."""
+        if (a.language in CASELESS) == (b.language in CASELESS):
             return 0.0
-        latin = b.skeletons if a.language == "ar" else a.skeletons
+        latin = b.skeletons if a.language in CASELESS else a.skeletons
         shared = a.skeletons & b.skeletons
         if not shared:
             return 0.0
@@ -1063,7 +1096,7 @@ class StoryIndex:
             other_toll=_other_toll(a, b),
             other_day=_other_day(a, b),
             cross_language=bool(a.language and b.language and a.language != b.language),
-            arabic_latin=(a.language == "ar") != (b.language == "ar"),
+            arabic_latin=(a.language in CASELESS) != (b.language in CASELESS),
             days_apart=gap or 0,
             concept_words=min(len(a.concepts), len(b.concepts)),
             same_protagonist=_same_protagonist(a, b),

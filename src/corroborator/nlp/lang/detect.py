@@ -24,11 +24,29 @@ _UK_ONLY = re.compile(r"[іїєґІЇЄҐ]")  # letters Russian never uses
 _RU_ONLY = re.compile(r"[ыэъёЫЭЪЁ]")  # letters Ukrainian never uses
 _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*")  # lines up to a blank line
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
+# Scripts that write one language we have no reader for: a paragraph in one of them is
+# that language, which no model of ours reads (English NER took Georgian words for names).
+SCRIPT_LANGUAGES = {
+    "ka": "[\u10a0-\u10ff]",  # Georgian
+    "hy": "[\u0530-\u058f]",  # Armenian
+    "he": "[\u0590-\u05ff]",  # Hebrew
+    "el": "[\u0370-\u03ff]",  # Greek
+    "am": "[\u1200-\u139f]",  # Ethiopic (Amharic, Tigrinya)
+    "hi": "[\u0900-\u097f]",  # Devanagari
+    "bn": "[\u0980-\u09ff]",  # Bengali
+    "ta": "[\u0b80-\u0bff]",  # Tamil
+    "th": "[\u0e00-\u0e7f]",  # Thai
+    "my": "[\u1000-\u109f]",  # Burmese
+    "ko": "[\uac00-\ud7af]",  # Hangul
+}
+CASED_SCRIPTS = frozenset({"el"})  # of those, the one that capitalises names
 _SCRIPT_RUNS = {  # every Cyrillic or Arabic block character counts; Latin: ASCII letters
     "cyrillic": re.compile(r"[\u0400-\u04ff]+"),
     "arabic": re.compile(r"[\u0600-\u06ff]+"),
     "latin": _ASCII_WORD,
+    **{code: re.compile(letters + "+") for code, letters in SCRIPT_LANGUAGES.items()},
 }
+_READ_BY_LINGUA = ("cyrillic", "arabic", "latin")
 _OTHER_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")  # a letter outside ASCII
 # Letters only Turkish writes (dotless i, s and g with marks): lingua answers Turkish for
 # short English lines too ("By Ayse Demir"), so a short line needs one of them to be Turkish.
@@ -55,13 +73,16 @@ SURE = 0.9  # the fast mode's confidence below which the full models decide
 
 
 def script(text: str) -> str:
-    """'cyrillic', 'arabic' or 'latin' by majority of letters ('' when there are none)."""
+    """'cyrillic', 'arabic', 'latin' or the language code of a `SCRIPT_LANGUAGES` script, by
+    majority of letters ('' when there are none)."""
     counts = {name: sum(map(len, runs.findall(text))) for name, runs in _SCRIPT_RUNS.items()}
     best = max(counts, key=lambda k: counts[k])
     return best if counts[best] else ""
 
 
 def _script_of(lang: str) -> str:
+    if lang in SCRIPT_LANGUAGES:
+        return lang
     return "cyrillic" if lang in CYRILLIC else "arabic" if lang == "ar" else "latin"
 
 
@@ -87,6 +108,8 @@ def _detect(text: str) -> str | None:
     found = script(text)
     if not found:
         return None
+    if found in SCRIPT_LANGUAGES:
+        return found
     if found == "cyrillic":
         uk, ru = len(_UK_ONLY.findall(text)), len(_RU_ONLY.findall(text))
         if uk and not ru:
@@ -188,7 +211,7 @@ def language_of(text: str) -> str | None:
     for para in paragraphs:
         if len(para) >= LONG and (code := detect(para)):
             sizes[code] = sizes.get(code, 0) + len(para)
-    short = [p for p in paragraphs if len(p) < LONG and script(p)]
+    short = [p for p in paragraphs if len(p) < LONG and script(p) in _READ_BY_LINGUA]
     joined = "\n".join(short)
     lang = _surely(joined) if len(joined) >= LONG else None
     if lang and all(_surely(p) in (lang, None) for p in short):

@@ -2,8 +2,9 @@
 
 English extraction on other languages yields garbage (every capitalised word a PERSON),
 so Russian and Ukrainian paragraphs go to `ru_uk`, Arabic ones to `arabic` (places only),
-paragraphs in any other language but English to `latin` (names and places only), and
-English ones to spaCy. A document all in
+paragraphs in a script we have no reader for (Georgian, Hebrew...) nowhere, paragraphs in
+any other language but English to `latin` (names and places only), and English ones to
+spaCy. A document all in
 English goes to spaCy whole.
 """
 
@@ -13,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from corroborator.models import Extraction, LangRange
-from corroborator.nlp.lang.detect import CYRILLIC, ranges
+from corroborator.nlp.lang.detect import CYRILLIC, SCRIPT_LANGUAGES, ranges
 
 PIPELINES = frozenset({"en"}) | CYRILLIC  # languages read in full; others for names only
 
@@ -49,7 +50,13 @@ def extract_other(items: list[tuple[str, dt.date | None, str]]) -> list[Extracti
 
     cyrillic = [i for i, (*_, lang) in enumerate(items) if lang in CYRILLIC]
     out = [
-        None if lang in CYRILLIC else arabic(text) if lang == "ar" else latin(text, lang)
+        None
+        if lang in CYRILLIC
+        else Extraction()  # a script we have no reader for: archived and linked, not read
+        if lang in SCRIPT_LANGUAGES
+        else arabic(text)
+        if lang == "ar"
+        else latin(text, lang)
         for text, _, lang in items
     ]
     if cyrillic:
