@@ -126,6 +126,8 @@ FOLDERS = {
     "blind63": ROOT / "tests/fixtures/retellings/blind63",
     "blind64": ROOT / "tests/fixtures/retellings/blind64",
     "blind65": ROOT / "tests/fixtures/retellings/blind65",
+    "blind66": ROOT / "tests/fixtures/retellings/blind66",
+    "blind67": ROOT / "tests/fixtures/retellings/blind67",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }
