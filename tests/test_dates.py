@@ -259,6 +259,10 @@ REPORTING: list[tuple[str, list[str]]] = [
     ("The army said in a communiqué on 2 April that it had repelled an attack.", []),
     # the period of the claim is kept
     ("Since January, the ministry claims to have shot down 300 drones.", ["January"]),
+    # an act overnight happened the night before the telling, which dates it
+    ("Drones hit a fuel depot in Odesa overnight, the governor said on Thursday.", ["Thursday"]),
+    # ... but a victim's death overnight is a later toll
+    ("Two wounded men died overnight, the governor said on Thursday.", []),
 ]
 
 

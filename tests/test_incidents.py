@@ -613,6 +613,17 @@ def test_event_date_not_report_or_background_year(extract) -> None:
     assert background.incidents[0].date.start is None
 
 
+def test_an_act_overnight_is_dated_by_the_day_it_was_told(extract) -> None:
+    """'Rockets struck houses in Bilopillia overnight, officials said on Wednesday': the act
+    is of that night, so its story does not take it for a strike weeks later in the town."""
+    report = extract(
+        "Two people were killed when Russian rockets struck private houses in Bilopillia "
+        "overnight, the head of the town's administration said on Wednesday.",
+        published="2025-04-30",
+    )
+    assert [i.date.start for i in report.incidents] == ["2025-04-30"]
+
+
 def test_the_day_a_case_is_brought_is_not_the_day_of_the_act(extract) -> None:
     """Prosecutors 'on Friday served a notice of suspicion' on the officer behind a strike
     told later with its own day: the strike is dated by that day, not by the notice's."""

@@ -27,6 +27,7 @@ from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
 from corroborator.nlp.incidents.lexicon import is_act, low
 from corroborator.nlp.pipeline import text_of
+from corroborator.nlp.stages.dates import told_overnight
 from corroborator.nlp.stages.places import DIRECTIONS
 
 _PRECISION = {"settlement": 0, "admin2": 1, "admin1": 2, "country": 3, "unknown": 4}
@@ -243,8 +244,13 @@ def usable_place(doc: Doc, p: PlaceRef) -> bool:
 
 
 def event_date(doc: Doc, d: DateRef) -> bool:
-    """A date that can be the act's: not the date of the telling or of a period's start."""
-    return not _reporting(doc, d) and not _background(doc, d)
+    """A date that can be the act's: not the date of the telling (unless the act happened
+    the night before it, `told_overnight`) or of a period's start."""
+    if _reporting(doc, d):
+        tok = _root(doc, d.start, d.end)
+        if tok is None or not told_overnight(tok.sent):
+            return False
+    return not _background(doc, d)
 
 
 _DISTRICTS = (  # areas around villages ('the Bilozerka community', 'Khin-U township')
@@ -493,7 +499,7 @@ def choose_date(
     that recalls another act (`others`: "In April 2022, a missile attack on the station
     killed 60") is that act's, and one in a sentence of no act ("In 2006, when the building
     collapsed, I was a student") dates the speaker's life, not this act."""
-    ok = [d for d in dates if d.date_start and not _reporting(doc, d) and not _background(doc, d)]
+    ok = [d for d in dates if d.date_start and event_date(doc, d)]
     near = [d for d in ok if not any(lo <= d.start < hi for lo, hi in others)]
     acts = [d for d in near if any(lo <= d.start < hi for lo, hi in told)]
     told_in = [d for d in ok for s in spans if s[0] <= d.start and d.end <= s[1]]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from dateparser.date import DateDataParser
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
 from corroborator.models import DateRef
 from corroborator.nlp import lexicon
@@ -465,9 +465,26 @@ def _reporting_verbs() -> frozenset[str]:
     return lexicon.words("dates_reporting.txt")
 
 
+def told_overnight(sentence: Span) -> bool:
+    """'Rockets struck houses in Kharkiv overnight, officials said on Sunday': the act
+    happened the night before the day of the telling, which dates it too (not a victim's
+    death overnight, the later toll of an earlier act)."""
+    verbs = _reporting_verbs()
+    return any(
+        t.lower_ == "overnight"
+        and t.head.pos_ == "VERB"
+        and t.head.lemma_.lower() not in ("die", "succumb")
+        and t.head.lemma_.lower() not in verbs
+        for t in sentence
+    )
+
+
 def _times_reporting(doc: Doc, start: int, end: int) -> bool:
     """True when the date modifies a reporting verb ("said on Monday", "published last
-    week"), or sits between a reporting verb and its subject ("X on Friday rejected")."""
+    week"), or sits between a reporting verb and its subject ("X on Friday rejected"),
+    unless the act it tells happened overnight (`told_overnight`)."""
+    if told_overnight(doc[start:end].sent):
+        return False
     verbs = _reporting_verbs()
     root = doc[start:end].root
     if root.dep_ == "pobj":
