@@ -1207,6 +1207,22 @@ def test_history_dated_long_before_the_report_is_its_background() -> None:
         assert "Sunday" in found[0][1] or "Shelling" in found[0][1]
 
 
+def test_an_old_act_a_community_remembers_is_background() -> None:
+    """'Today the region also remembers the 46 people killed when a missile hit ... in
+    January 2023': remembered on the day of the report, still an old act, also in a report
+    with no date of its own."""
+    text = (
+        "A drone hit a minibus outside Bilopillia on Tuesday, killing three passengers, "
+        "officials said.\n\nThe minibus was carrying villagers to the market. Rescuers "
+        "worked for two hours at the scene.\n\nToday the region also remembers the 46 "
+        "people killed when a Russian missile hit an apartment block in Dnipro in January "
+        "2023."
+    )
+    for published in (None, "2025-06-10"):
+        found = _incidents(text, published)
+        assert [t for t, _ in found] == ["attack_populated_area"], (published, found)
+
+
 def test_a_testimony_about_an_old_detention_keeps_it() -> None:
     """With no recent act of its own, a report's old dates are its subject: a witness at a
     2025 hearing telling of a 2022 detention."""

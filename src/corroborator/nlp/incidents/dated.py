@@ -35,11 +35,10 @@ def long_ago(
     units: Sequence[Span], dates: Sequence[DateRef], today: dt.date | None, acts: set[int]
 ) -> set[int]:
     """Units past the lead whose every resolved date ends RECALL_DAYS or more before
-    `today`, when the report tells a recent act of its own (`acts`: units holding acts):
+    `today` (or any, where a community remembers: `_remembers`), when the report tells a
+    recent act of its own (`acts`: units holding acts):
     in the lead or in a sentence dated recently. A testimony or an indictment about 2022
     has no such act, and its old dates are its subject."""
-    if today is None:
-        return set()
     ends: dict[int, list[dt.date]] = {}
     k = 0
     for d in sorted(dates, key=lambda d: d.start):
@@ -48,12 +47,38 @@ def long_ago(
         end = first_day(d.date_end)
         if k < len(units) and end is not None:
             ends.setdefault(k, []).append(end)
-    cut = today - dt.timedelta(days=RECALL_DAYS)
     lead = _lead_end(units)
-    old = {k for k, days in ends.items() if k >= lead and all(e < cut for e in days)}
+    if today is None:
+        # no time of its own: only a community remembering a dated act is surely the past
+        old = {k for k in ends if k >= lead and _remembers(units[k])}
+        return old if any(k < lead for k in acts - old) else set()
+    cut = today - dt.timedelta(days=RECALL_DAYS)
+    old = {
+        k
+        for k, days in ends.items()
+        if k >= lead
+        and (all(e < cut for e in days) or (any(e < cut for e in days) and _remembers(units[k])))
+    }
     recent = {k for k, days in ends.items() if any(e >= cut for e in days)}
     news = any(k < lead or k in recent for k in acts - old)
     return old if news else set()
+
+
+_REMEMBER = frozenset(("remember", "commemorate"))
+_SPEAKERS = frozenset(("i", "we", "you"))
+
+
+def _remembers(unit: Span) -> bool:
+    """'Today the region also remembers the 46 people killed when a missile hit ... in
+    January 2023', 'People in Sumy still remember the strike of April 2025': a community
+    remembering an old act, whatever day the remembering is (not a witness's 'I remember
+    them shooting', which tells the act)."""
+    return any(
+        t.lemma_.lower() in _REMEMBER
+        and t.pos_ == "VERB"
+        and not any(c.dep_ == "nsubj" and c.lower_ in _SPEAKERS for c in t.children)
+        for t in unit
+    )
 
 
 def _lead_end(units: Sequence[Span]) -> int:
