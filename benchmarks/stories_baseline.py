@@ -128,6 +128,8 @@ FOLDERS = {
     "blind65": ROOT / "tests/fixtures/retellings/blind65",
     "blind66": ROOT / "tests/fixtures/retellings/blind66",
     "blind67": ROOT / "tests/fixtures/retellings/blind67",
+    "blind68": ROOT / "tests/fixtures/retellings/blind68",
+    "blind69": ROOT / "tests/fixtures/retellings/blind69",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

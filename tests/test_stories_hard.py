@@ -365,10 +365,17 @@ BLIND_SETS = [
     # written blind in session 43 (story kinds earlier sets had not told, regions by set),
     # scored once at the session's start: blind66 .727 (.78/.68: a weekly roundup's item,
     # a Georgian report read by the English model, a sniper killing in another province
-    # naming the Taiz one), blind67 .943 (.93/.95); dev since, blind66 .742 (.79/.70)
-    # with scripts we have no reader for linked by their names' sounds
-    ("blind66", 51, 0.74, 0.70, True),
+    # naming the Taiz one), blind67 .943 (.93/.95); dev since, blind66 .776 (.87/.70)
+    # with scripts we have no reader for linked by their names' sounds and acts overnight
+    # dated by the day they were told
+    ("blind66", 51, 0.77, 0.70, True),
     ("blind67", 50, 0.94, 0.95, True),
+    # written blind in session 43 and kept unseen to its end, scored once with its final
+    # code: blind68 .905 (1.0/.83), the same with the starting code; blind69 (roundups,
+    # bulletins, a trial, Georgian, Hebrew, Persian, Amharic) .658 (.79/.57), .595 with
+    # the starting code
+    ("blind68", 51, 0.90, 0.82, True),
+    ("blind69", 51, 0.65, 0.56, True),
 ]
 
 
