@@ -1210,7 +1210,7 @@ def test_history_dated_long_before_the_report_is_its_background() -> None:
 def test_an_old_act_a_community_remembers_is_background() -> None:
     """'Today the region also remembers the 46 people killed when a missile hit ... in
     January 2023': remembered on the day of the report, still an old act, also in a report
-    with no date of its own."""
+    with no date of its own; likewise what the police recall."""
     text = (
         "A drone hit a minibus outside Bilopillia on Tuesday, killing three passengers, "
         "officials said.\n\nThe minibus was carrying villagers to the market. Rescuers "
@@ -1221,6 +1221,8 @@ def test_an_old_act_a_community_remembers_is_background() -> None:
     for published in (None, "2025-06-10"):
         found = _incidents(text, published)
         assert [t for t, _ in found] == ["attack_populated_area"], (published, found)
+    recalled = text.replace("the region also remembers", "the police also recall")
+    assert [t for t, _ in _incidents(recalled, "2025-06-10")] == ["attack_populated_area"]
 
 
 def test_a_testimony_about_an_old_detention_keeps_it() -> None:

@@ -64,7 +64,7 @@ def long_ago(
     return old if news else set()
 
 
-_REMEMBER = frozenset(("remember", "commemorate"))
+_REMEMBER = frozenset(("remember", "recall", "commemorate"))
 _SPEAKERS = frozenset(("i", "we", "you"))
 
 
