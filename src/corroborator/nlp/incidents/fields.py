@@ -26,6 +26,7 @@ from corroborator.nlp.columns import lows
 from corroborator.nlp.incidents import passing
 from corroborator.nlp.incidents.context import words
 from corroborator.nlp.incidents.lexicon import is_act, low
+from corroborator.nlp.incidents.scope import CARE
 from corroborator.nlp.pipeline import text_of
 from corroborator.nlp.stages.dates import told_overnight
 from corroborator.nlp.stages.places import DIRECTIONS
@@ -103,7 +104,6 @@ def _residence(doc: Doc, p: PlaceRef) -> bool:
     return above is not None and above.lemma_.lower() in _RESIDE
 
 
-_CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
 _CARED = frozenset(
     ("die", "succumb", "treat", "take", "transfer", "bring", "rush", "carry", "evacuate")
     + ("admit", "hospitalize", "hospitalise", "remain", "recover", "airlift", "send")
@@ -123,7 +123,7 @@ def _care(doc: Doc, p: PlaceRef) -> bool:
         tok = tok.head  # 'a Dnipro clinic'
     else:
         return False
-    if tok.lemma_.lower() not in _CARE and not (
+    if tok.lemma_.lower() not in CARE and not (
         tok.lower_ == "care" and any(c.lower_ == "intensive" for c in tok.children)
     ):
         return False
@@ -383,7 +383,7 @@ def died_later(verb: Token) -> bool:
     if verb.lemma_.lower() not in ("die", "succumb"):
         return False
     return any(
-        w.lemma_.lower() in _WOUNDS or w.lemma_.lower() in _CARE
+        w.lemma_.lower() in _WOUNDS or w.lemma_.lower() in CARE
         for c in verb.children
         if c.dep_ == "prep" and c.lower_ in ("of", "in", "at", "from", "to")
         for w in c.children

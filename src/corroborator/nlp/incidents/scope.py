@@ -443,7 +443,7 @@ def answered_false(trig: Token) -> bool:
 
 
 _MOVES = frozenset(("transfer", "relocate", "remove", "evacuate"))  # the moving triggers
-_CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
+CARE = frozenset(("hospital", "clinic", "ward", "infirmary", "morgue", "hospice", "icu"))
 
 
 def care_transfer(trig: Token) -> bool:
@@ -454,12 +454,12 @@ def care_transfer(trig: Token) -> bool:
     if trig.dep_ == "relcl":  # 'at Rafidia hospital in Nablus, where he was transferred'
         noun = trig.head
         for _ in range(3):
-            if _low(noun) in _CARE:
+            if _low(noun) in CARE:
                 return True
             if noun.dep_ != "pobj" or noun.head.head.pos_ not in ("NOUN", "PROPN"):
                 break
             noun = noun.head.head
     return any(
-        c.dep_ == "prep" and any(o.dep_ == "pobj" and _low(o) in _CARE for o in c.children)
+        c.dep_ == "prep" and any(o.dep_ == "pobj" and _low(o) in CARE for o in c.children)
         for c in trig.children
     )
