@@ -82,6 +82,27 @@ def test_a_script_we_have_no_reader_for_is_its_language_and_is_not_read_as_engli
     assert [r.language for r in ex.languages] == ["en", "ka"]
 
 
+def test_the_document_page_says_a_georgian_report_was_not_read(
+    cli, db: Path, tmp_path: Path
+) -> None:
+    """Nothing is dropped silently: the page names the language no reader of ours knows and
+    says nothing was read from it (not 'names and places only', as for German)."""
+    from fastapi.testclient import TestClient
+
+    from corroborator.storage.db import open_store
+    from corroborator.web.app import create_app
+
+    src = tmp_path / "report.txt"
+    src.write_text(f"{KA}\n\n{KA}", encoding="utf-8")
+    assert cli("ingest", "--quiet", str(src)).exit_code == 0
+    (doc,) = open_store(str(db)).documents(with_text=False)
+    assert doc["language"] == "ka"
+    client = TestClient(create_app(str(db), db.with_suffix(".archive")))
+    page = client.get(f"/documents/{doc['document_id']}").text
+    assert "Georgian: no reader for this script" in page
+    assert "no pipeline for this language" not in page
+
+
 def test_declared_language_wins_within_its_script() -> None:
     text = f"{RU}\n\n{EN}"
     found = ranges(text, declared="uk")

@@ -124,17 +124,19 @@ def document_page(request: Request, document_id: str) -> HTMLResponse:
         media=store.document_media([document_id]).get(document_id, []),
         facts=store.document_facts([document_id]).get(document_id, {}),
         forward=store.document_origins([document_id]).get(document_id),
-        names_only=_names_only(ex),
+        names_only=_partly_read(ex, unread=False),
+        unread=_partly_read(ex, unread=True),
     )
 
 
-def _names_only(ex: dict[str, Any]) -> list[str]:
-    """Languages of the document read for names and places only (no pipeline for them)."""
-    from corroborator.nlp.lang.detect import language_name
+def _partly_read(ex: dict[str, Any], unread: bool) -> list[str]:
+    """Languages of the document with no pipeline: read for names and places only, or, in
+    a script no reader of ours knows (`unread`), not read at all."""
+    from corroborator.nlp.lang.detect import SCRIPT_LANGUAGES, language_name
     from corroborator.nlp.lang.route import PIPELINES
 
     found = {r["language"] for r in ex.get("languages", []) if r["language"] not in PIPELINES}
-    return sorted(language_name(code) for code in found)
+    return sorted(language_name(c) for c in found if (c in SCRIPT_LANGUAGES) == unread)
 
 
 @router.get("/entities", response_class=HTMLResponse)

@@ -26,25 +26,25 @@ _PARAGRAPH = re.compile(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*")  # lines up to a blank 
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 # Scripts that write one language we have no reader for: a paragraph in one of them is
 # that language, which no model of ours reads (English NER took Georgian words for names).
-SCRIPT_LANGUAGES = {
-    "ka": "[\u10a0-\u10ff]",  # Georgian
-    "hy": "[\u0530-\u058f]",  # Armenian
-    "he": "[\u0590-\u05ff]",  # Hebrew
-    "el": "[\u0370-\u03ff]",  # Greek
-    "am": "[\u1200-\u139f]",  # Ethiopic (Amharic, Tigrinya)
-    "hi": "[\u0900-\u097f]",  # Devanagari
-    "bn": "[\u0980-\u09ff]",  # Bengali
-    "ta": "[\u0b80-\u0bff]",  # Tamil
-    "th": "[\u0e00-\u0e7f]",  # Thai
-    "my": "[\u1000-\u109f]",  # Burmese
-    "ko": "[\uac00-\ud7af]",  # Hangul
+SCRIPT_LANGUAGES = {  # code: (name, letters)
+    "ka": ("Georgian", "[\u10a0-\u10ff]"),
+    "hy": ("Armenian", "[\u0530-\u058f]"),
+    "he": ("Hebrew", "[\u0590-\u05ff]"),
+    "el": ("Greek", "[\u0370-\u03ff]"),
+    "am": ("Amharic", "[\u1200-\u139f]"),  # Ethiopic (also Tigrinya)
+    "hi": ("Hindi", "[\u0900-\u097f]"),  # Devanagari
+    "bn": ("Bengali", "[\u0980-\u09ff]"),
+    "ta": ("Tamil", "[\u0b80-\u0bff]"),
+    "th": ("Thai", "[\u0e00-\u0e7f]"),
+    "my": ("Burmese", "[\u1000-\u109f]"),
+    "ko": ("Korean", "[\uac00-\ud7af]"),  # Hangul
 }
 CASED_SCRIPTS = frozenset({"el"})  # of those, the one that capitalises names
 _SCRIPT_RUNS = {  # every Cyrillic or Arabic block character counts; Latin: ASCII letters
     "cyrillic": re.compile(r"[\u0400-\u04ff]+"),
     "arabic": re.compile(r"[\u0600-\u06ff]+"),
     "latin": _ASCII_WORD,
-    **{code: re.compile(letters + "+") for code, letters in SCRIPT_LANGUAGES.items()},
+    **{code: re.compile(letters + "+") for code, (_, letters) in SCRIPT_LANGUAGES.items()},
 }
 _READ_BY_LINGUA = ("cyrillic", "arabic", "latin")
 _OTHER_LETTER = re.compile(r"[^\W\d_\x00-\x7f]")  # a letter outside ASCII
@@ -182,6 +182,8 @@ def ranges(text: str, declared: str | None = None) -> list[LangRange]:
 
 def language_name(code: str) -> str:
     """'de' -> 'German' (lingua's names); the code itself where lingua has none."""
+    if code in SCRIPT_LANGUAGES:
+        return SCRIPT_LANGUAGES[code][0]
     from lingua import IsoCode639_1, Language
 
     iso = getattr(IsoCode639_1, code.upper(), None)
