@@ -624,6 +624,20 @@ def test_an_act_overnight_is_dated_by_the_day_it_was_told(extract) -> None:
     assert [i.date.start for i in report.incidents] == ["2025-04-30"]
 
 
+def test_a_roundup_items_heading_places_its_act(extract) -> None:
+    """'KOSTIANTYNIVKA. By Tuesday five people had died after last Friday's strike ... in
+    the centre of the town': the item's heading is the act's town, not the town the digest
+    named first (its train item's Odesa)."""
+    report = extract(
+        "Our weekly digest of the war in the south and east.\n\nTRAINS. The night train "
+        "between Odesa and Kyiv runs again after repairs to the line.\n\nKOSTIANTYNIVKA. By "
+        "Tuesday five people had died after last Friday's rocket strike on residents queuing "
+        "for water in the centre of the town, police said.",
+        published="2025-06-10",
+    )
+    assert [i.location.name for i in report.incidents] == ["Kostiantynivka"]
+
+
 def test_the_day_a_case_is_brought_is_not_the_day_of_the_act(extract) -> None:
     """Prosecutors 'on Friday served a notice of suspicion' on the officer behind a strike
     told later with its own day: the strike is dated by that day, not by the notice's."""

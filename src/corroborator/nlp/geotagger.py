@@ -23,9 +23,11 @@ _PROPER_TAGS = {"NNP", "NNPS"}
 
 
 def _dateline_at(doc: Doc, start: int, end: int) -> bool:
-    """An all-caps name opening a paragraph and followed by a comma, bracket or dash."""
+    """An all-caps name opening a paragraph and followed by a comma, bracket or dash (a
+    dateline), or by a full stop (a roundup's item: "DOBROPILLIA. By Monday six people had
+    died")."""
     opens = start == 0 or "\n" in doc[start - 1].text or "\n" in doc[start - 1].whitespace_
-    return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-"}
+    return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-", "."}
 
 
 def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]:

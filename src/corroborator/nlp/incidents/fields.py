@@ -286,7 +286,8 @@ def choose_place(
     dates this one by; a home town only if alone), else
     a recap sentence's place (also over a bare country), else the most specific place of
     a sentence above it in its paragraph, from `scene_from`, that tells an act (`told`:
-    "Gunmen attacked the village of X. At least 16 were killed."), else, for a mention
+    "Gunmen attacked the village of X. At least 16 were killed."), else the place heading
+    its paragraph as a roundup's item ("DOBROPILLIA. By Monday six ..."), else, for a mention
     placed by 'there' alone, the place of the sentence before it, else the document's
     main place. A paragraph's other sentences are not used: in quoted accounts they name
     where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
@@ -323,6 +324,14 @@ def choose_place(
     ]
     if scene:
         return min(scene, key=lambda p: (_rank(doc, p), trigger - p.start))
+    text = text_of(doc)
+    heading = [  # "DOBROPILLIA. By Monday six people had died ...": a roundup item's place
+        p
+        for p in ok
+        if p.start == scene_from and p.text.isupper() and text[p.end : p.end + 1] == "."
+    ]
+    if heading:
+        return heading[0]
     pool = [p for p in ok if not _home(doc, p)] or ok or list(places)
     if not pool:
         return None
