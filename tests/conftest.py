@@ -61,6 +61,18 @@ def cli(db: Path):
     return run
 
 
+def one_document_page(db: Path) -> tuple[dict, str]:
+    """The one stored document of the test database and its page in the review UI."""
+    from fastapi.testclient import TestClient
+
+    from corroborator.storage.db import open_store
+    from corroborator.web.app import create_app
+
+    (doc,) = open_store(str(db)).documents(with_text=False)
+    client = TestClient(create_app(str(db), db.with_suffix(".archive")))
+    return doc, client.get(f"/documents/{doc['document_id']}").text
+
+
 def run_cli(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
     """The installed command in a real process (for exit codes, signals, stderr)."""
     return subprocess.run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import one_document_page
 from corroborator.nlp.lang.detect import detect, language_of, ranges
 
 UK = "У березні 2022 року російські військові розстріляли цивільних на вулиці Яблунській."
@@ -87,18 +88,11 @@ def test_the_document_page_says_a_georgian_report_was_not_read(
 ) -> None:
     """Nothing is dropped silently: the page names the language no reader of ours knows and
     says nothing was read from it (not 'names and places only', as for German)."""
-    from fastapi.testclient import TestClient
-
-    from corroborator.storage.db import open_store
-    from corroborator.web.app import create_app
-
     src = tmp_path / "report.txt"
     src.write_text(f"{KA}\n\n{KA}", encoding="utf-8")
     assert cli("ingest", "--quiet", str(src)).exit_code == 0
-    (doc,) = open_store(str(db)).documents(with_text=False)
+    doc, page = one_document_page(db)
     assert doc["language"] == "ka"
-    client = TestClient(create_app(str(db), db.with_suffix(".archive")))
-    page = client.get(f"/documents/{doc['document_id']}").text
     assert "Georgian: no reader for this script" in page
     assert "no pipeline for this language" not in page
 

@@ -3,6 +3,7 @@ read for names and places only, never through the English model."""
 
 from __future__ import annotations
 
+from conftest import one_document_page
 from corroborator.nlp.lang.latin.extract import extract
 from corroborator.nlp.pipeline import extract_many
 
@@ -153,18 +154,11 @@ def test_an_undeclared_document_is_read_in_its_own_language() -> None:
 
 
 def test_the_document_page_says_what_was_not_read(cli, db, tmp_path) -> None:
-    from fastapi.testclient import TestClient
-
-    from corroborator.storage.db import open_store
-    from corroborator.web.app import create_app
-
     src = tmp_path / "bericht.txt"
     src.write_text("Rakete trifft Wohnhaus in Lozowa\n\n" + GERMAN, encoding="utf-8")
     assert cli("ingest", "--quiet", str(src)).exit_code == 0
-    (doc,) = open_store(str(db)).documents(with_text=False)
+    doc, page = one_document_page(db)
     assert doc["language"] == "de"
-    client = TestClient(create_app(str(db), db.with_suffix(".archive")))
-    page = client.get(f"/documents/{doc['document_id']}").text
     assert "German: no pipeline for this language" in page
     assert "Oleh Synjehubow</a> (person)" in page
 
