@@ -480,11 +480,14 @@ def told_overnight(sentence: Span) -> bool:
 
 
 def _times_reporting(doc: Doc, start: int, end: int) -> bool:
+    """True when the date only times the telling (`_times_telling`), unless the act told
+    happened overnight (`told_overnight`): asked of that sentence alone, not of every date."""
+    return _times_telling(doc, start, end) and not told_overnight(doc[start:end].sent)
+
+
+def _times_telling(doc: Doc, start: int, end: int) -> bool:
     """True when the date modifies a reporting verb ("said on Monday", "published last
-    week"), or sits between a reporting verb and its subject ("X on Friday rejected"),
-    unless the act it tells happened overnight (`told_overnight`)."""
-    if told_overnight(doc[start:end].sent):
-        return False
+    week"), or sits between a reporting verb and its subject ("X on Friday rejected")."""
     verbs = _reporting_verbs()
     root = doc[start:end].root
     if root.dep_ == "pobj":
