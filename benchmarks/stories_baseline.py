@@ -130,6 +130,8 @@ FOLDERS = {
     "blind67": ROOT / "tests/fixtures/retellings/blind67",
     "blind68": ROOT / "tests/fixtures/retellings/blind68",
     "blind69": ROOT / "tests/fixtures/retellings/blind69",
+    "blind70": ROOT / "tests/fixtures/retellings/blind70",
+    "blind71": ROOT / "tests/fixtures/retellings/blind71",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

@@ -376,6 +376,11 @@ BLIND_SETS = [
     # the starting code
     ("blind68", 51, 0.90, 0.82, True),
     ("blind69", 51, 0.65, 0.56, True),
+    # written blind in session 44 (regions by set), scored once at the session's start:
+    # blind70 .887 (.83/.96: a drone strike across the border and a looting confession in
+    # the next village joined their look-alikes), blind71 .918 (1.0/.85)
+    ("blind70", 50, 0.88, 0.95, True),
+    ("blind71", 51, 0.91, 0.84, True),
 ]
 
 
