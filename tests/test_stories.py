@@ -899,3 +899,50 @@ def test_an_arabic_report_meets_its_latin_telling_by_name_consonants_only_across
     assert "en" in index.candidates(vecs["ar"])
     looked_up = lookup_keys(vecs["en2"].blocks)  # Latin-script skeletons find Arabic ones
     assert "kl:fsr" in vecs["en2"].blocks and "ka:fsr" in looked_up and "kl:fsr" not in looked_up
+
+
+def test_acts_in_two_villages_of_one_district_are_two_places() -> None:
+    """Two wire items datelined in one district town tell drone strikes on two of its
+    villages: the villages, read from the text against GeoNames, tell them apart. A
+    retelling that writes a town's Arabic article otherwise ("Al-Khuwei" for "El Khuwei")
+    names the same town."""
+    from dataclasses import asdict
+
+    from corroborator.linking import build
+    from corroborator.linking.stories import _place_conflict
+    from corroborator.nlp.pipeline import extract
+
+    def doc(doc_id: str, text: str) -> StoryDoc:
+        row = {"document_id": doc_id, "text": text, "published": None, "language": "en"}
+        return build.story_doc(row, asdict(extract(text)), {}, {})
+
+    first = doc(
+        "a",
+        "KUPIANSK, Ukraine (Wire) - A Russian drone struck a tractor in the village of "
+        "Kurylivka on Monday, killing two farmers, the regional governor said.",
+    )
+    second = doc(
+        "b",
+        "KUPIANSK, Ukraine (Wire) - Two farmers were killed when a drone hit their car in the "
+        "village of Petropavlivka, police said on Tuesday.",
+    )
+    market = doc(
+        "c", "Gunmen attacked the weekly market in the town of El Khuwei, killing 30 people."
+    )
+    retold = doc(
+        "d",
+        "Armed men stormed the market in the town of Al-Khuwei on Sunday and killed about 34 "
+        "civilians.",
+    )
+    assert first.main_places == second.main_places == ("Kupiansk",)
+    assert first.villages == ("Kurylivka",) and second.villages == ("Petropavlivka",)
+    # a village named once far below the lead (a photo caption) is not what it is about
+    captioned = doc(
+        "e",
+        f"{first.text}\n\n{' '.join([FILLER[0]] * 16)}\n\nRuins in the village "
+        "of Byshiv outside Kyiv.",
+    )
+    assert "Byshiv" in captioned.places and captioned.villages == ("Kurylivka",)
+    index, v = _index(_corpus(first, second, market, retold))
+    assert _place_conflict(v["a"], v["b"])
+    assert not _place_conflict(v["c"], v["d"])

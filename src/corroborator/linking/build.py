@@ -36,6 +36,8 @@ from corroborator.models import incident_from_dict
 from corroborator.nlp import gazetteer
 from corroborator.storage.db import Store
 
+VILLAGE_LEAD = 1000  # characters: a village named this early is in the lead (500-2500 alike)
+
 if TYPE_CHECKING:
     from corroborator.linking.prepare import Prepared
 
@@ -332,6 +334,7 @@ def story_doc(
         main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
         **_main_incident(ex.get("incidents", [])),
         act_days=_act_days(ex.get("incidents", [])),
+        villages=_villages(towns),
         language=d.get("language"),
         figures=tuple(
             sorted({n for c in ex.get("counts", []) for n in (c["low"], c["high"]) if n})
@@ -382,6 +385,27 @@ def _population(geonames_id: int | None) -> int | None:
         return 0
     place = gazetteer.load().places.get(geonames_id)
     return place.population if place is not None else None
+
+
+def _villages(towns: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The villages and small towns a report is about: those it names in its lead or more
+    than once (a photo caption's village, named once far down, is no evidence)."""
+    counts = Counter(p["name"] for p in towns)
+    return tuple(
+        sorted(
+            {
+                p["name"]
+                for p in towns
+                if (p["start"] < VILLAGE_LEAD or counts[p["name"]] >= 2)
+                and _small(p.get("geonames_id"))
+            }
+        )
+    )
+
+
+def _small(geonames_id: int | None) -> bool:
+    population = _population(geonames_id)
+    return population is not None and population < stories.FOLLOW_UP_POPULATION
 
 
 def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:

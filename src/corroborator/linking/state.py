@@ -123,6 +123,7 @@ def vec_json(vec: stories._Vec) -> str:
             "concepts": vec.concepts,
             "concept_norm": vec.concept_norm,
             "act_dates": sorted(vec.act_dates),
+            "villages": sorted(vec.villages),
         },
         ensure_ascii=False,
     )
@@ -154,6 +155,7 @@ def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
         d.get("concepts", {}),
         d.get("concept_norm", 1.0),
         frozenset(d.get("act_dates", ())),
+        frozenset(d.get("villages", ())),
     )
 
 
