@@ -919,12 +919,12 @@ def test_acts_in_two_villages_of_one_district_are_two_places() -> None:
     first = doc(
         "a",
         "KUPIANSK, Ukraine (Wire) - A Russian drone struck a tractor in the village of "
-        "Kurylivka on Monday, killing two farmers, the regional governor said.",
+        "Kurylivka on Monday, killing two farmers, officials in Kupiansk said.",
     )
     second = doc(
         "b",
         "KUPIANSK, Ukraine (Wire) - Two farmers were killed when a drone hit their car in the "
-        "village of Petropavlivka, police said on Tuesday.",
+        "village of Petropavlivka, police in Kupiansk said on Tuesday.",
     )
     market = doc(
         "c", "Gunmen attacked the weekly market in the town of El Khuwei, killing 30 people."
@@ -946,3 +946,25 @@ def test_acts_in_two_villages_of_one_district_are_two_places() -> None:
     index, v = _index(_corpus(first, second, market, retold))
     assert _place_conflict(v["a"], v["b"])
     assert not _place_conflict(v["c"], v["d"])
+
+
+def test_a_dateline_town_named_only_there_is_not_what_a_report_is_about() -> None:
+    """A wire item datelined in the capital tells of a strike elsewhere: its towns are the
+    strike's, while a dateline town the text names again stays one of them."""
+    from dataclasses import asdict
+
+    from corroborator.linking import build
+    from corroborator.nlp.pipeline import extract
+
+    def main_places(text: str) -> tuple[str, ...]:
+        row = {"document_id": "d", "text": text, "published": None, "language": "en"}
+        return build.story_doc(row, asdict(extract(text)), {}, {}).main_places
+
+    assert main_places(
+        "KYIV, April 12 (Wire) - A Russian missile hit a five-storey block in Pavlohrad early "
+        "on Saturday, killing nine people, the regional governor said."
+    ) == ("Pavlohrad",)
+    assert "Kharkiv" in main_places(
+        "KHARKIV, Ukraine (Wire) - Glide bombs struck a printing house in Kharkiv on Thursday. "
+        "Firefighters in Kharkiv and Izium worked through the night."
+    )

@@ -330,7 +330,7 @@ def story_doc(
         duplicate_of=dups.get(d["document_id"], (None, 0))[0],
         quotes=tuple(q["text"] for q in ex.get("quotes", [])),
         people=tuple(sorted({e["name"] for e in resolved if e["kind"] == "person"})),
-        main_places=_main_places(towns),
+        main_places=_main_places(towns, d["text"]),
         main_actors=tuple(sorted(n for n, c in actors.items() if c >= 2)),
         **_main_incident(ex.get("incidents", [])),
         act_days=_act_days(ex.get("incidents", [])),
@@ -387,6 +387,13 @@ def _population(geonames_id: int | None) -> int | None:
     return place.population if place is not None else None
 
 
+def _dateline(place: dict[str, Any], text: str) -> bool:
+    """The place is a dateline's: written in capitals, followed by a comma, a bracket or a
+    dash."""
+    after = text[place["end"] : place["end"] + 2].lstrip()
+    return place["text"].isupper() and after[:1] in {",", "(", "—", "–", "-"}
+
+
 def _villages(towns: list[dict[str, Any]]) -> tuple[str, ...]:
     """The villages and small towns a report is about: those it names in its lead or more
     than once (a photo caption's village, named once far down, is no evidence)."""
@@ -408,12 +415,14 @@ def _small(geonames_id: int | None) -> bool:
     return population is not None and population < stories.FOLLOW_UP_POPULATION
 
 
-def _main_places(towns: list[dict[str, Any]]) -> tuple[str, ...]:
+def _main_places(towns: list[dict[str, Any]], text: str) -> tuple[str, ...]:
     """The towns a report is about: the one it names first and any it names most (twice or
-    more); a town named once in passing is no evidence of another story."""
+    more); a town named once in passing is no evidence of another story, nor is the town
+    of a dateline ("KYIV, April 12 (Wire) -") named there only."""
+    counts = Counter(p["name"] for p in towns)
+    towns = [p for p in towns if counts[p["name"]] > 1 or not _dateline(p, text)]
     if not towns:
         return ()
-    counts = Counter(p["name"] for p in towns)
     most = max(counts.values())
     first = min(towns, key=lambda p: p["start"])["name"]
     return tuple(
