@@ -132,6 +132,8 @@ FOLDERS = {
     "blind69": ROOT / "tests/fixtures/retellings/blind69",
     "blind70": ROOT / "tests/fixtures/retellings/blind70",
     "blind71": ROOT / "tests/fixtures/retellings/blind71",
+    "blind72": ROOT / "tests/fixtures/retellings/blind72",
+    "blind73": ROOT / "tests/fixtures/retellings/blind73",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

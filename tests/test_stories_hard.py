@@ -381,6 +381,11 @@ BLIND_SETS = [
     # the next village joined their look-alikes), blind71 .918 (1.0/.85)
     ("blind70", 50, 0.88, 0.95, True),
     ("blind71", 51, 0.91, 0.84, True),
+    # written blind in session 44 and kept unseen to its end, scored once with its final
+    # code: blind72 .767 (.77/.77; .742 with the starting code), blind73 .750 (.81/.70, the
+    # same): eight of blind72's twelve look-alikes name their story's town in passing
+    ("blind72", 50, 0.76, 0.76, True),
+    ("blind73", 50, 0.74, 0.69, True),
 ]
 
 
