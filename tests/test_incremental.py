@@ -232,11 +232,13 @@ def test_story_vector_round_trips_through_json() -> None:
             event_place="Town",
             event_day="2023-04-30",
             act_days=("2023-04-29", "2023-04-30"),
+            villages=("Town",),
         )
         for p in TEXT_FILES[:2]
     ]
     stories.assign_stories(docs, index=index)
     for doc_id, vec in index._vecs.items():
+        assert vec.villages == {"e:town"}
         back = state.vec_from_json(doc_id, state.vec_json(vec))
         assert back == vec
         assert index.similarity(back, vec) == index.similarity(vec, vec)
