@@ -238,7 +238,7 @@ def test_story_vector_round_trips_through_json() -> None:
     ]
     stories.assign_stories(docs, index=index)
     for doc_id, vec in index._vecs.items():
-        assert vec.villages == {"e:town"}
+        assert len(vec.villages) == 1
         back = state.vec_from_json(doc_id, state.vec_json(vec))
         assert back == vec
         assert index.similarity(back, vec) == index.similarity(vec, vec)
