@@ -33,7 +33,7 @@ from corroborator.linking import (
 )
 from corroborator.linking import incidents as incident_links
 from corroborator.models import incident_from_dict
-from corroborator.nlp import gazetteer
+from corroborator.nlp import gazetteer, geotagger
 from corroborator.storage.db import Store
 
 VILLAGE_LEAD = 1000  # characters: a village named this early is in the lead (500-2500 alike)
@@ -388,10 +388,13 @@ def _population(geonames_id: int | None) -> int | None:
 
 
 def _dateline(place: dict[str, Any], text: str) -> bool:
-    """The place is a dateline's: written in capitals, followed by a comma, a bracket or a
-    dash."""
-    after = text[place["end"] : place["end"] + 2].lstrip()
-    return place["text"].isupper() and after[:1] in {",", "(", "—", "–", "-"}
+    """The place is a dateline's, as the geotagger reads one (`geotagger._dateline_at`):
+    written in capitals, opening a paragraph, followed by a comma, a bracket or a dash."""
+    if not place["text"].isupper():
+        return False
+    before = text[: place["start"]].rstrip(" \t")
+    after = text[place["end"] : place["end"] + 3].lstrip(" \t")
+    return (not before or before.endswith("\n")) and after[:1] in geotagger.DATELINE_STOPS
 
 
 def _villages(towns: list[dict[str, Any]]) -> tuple[str, ...]:

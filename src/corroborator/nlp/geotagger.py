@@ -22,12 +22,15 @@ _NAME_PARTICLES = {"al", "el", "ad", "ar", "as", "ash", "at", "az", "an", "bin",
 _PROPER_TAGS = {"NNP", "NNPS"}
 
 
+DATELINE_STOPS = frozenset((",", "(", "—", "–", "-"))  # what follows a dateline's town
+
+
 def _dateline_at(doc: Doc, start: int, end: int) -> bool:
     """An all-caps name opening a paragraph and followed by a comma, bracket or dash (a
     dateline), or by a full stop (a roundup's item: "DOBROPILLIA. By Monday six people had
     died")."""
     opens = start == 0 or "\n" in doc[start - 1].text or "\n" in doc[start - 1].whitespace_
-    return opens and end < len(doc) and doc[end].text in {",", "(", "—", "–", "-", "."}
+    return opens and end < len(doc) and (doc[end].text in DATELINE_STOPS or doc[end].text == ".")
 
 
 def _matches(gaz: Gazetteer, doc: Doc) -> list[tuple[int, int, tuple[int, ...]]]:
