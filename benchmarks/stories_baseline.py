@@ -134,6 +134,8 @@ FOLDERS = {
     "blind71": ROOT / "tests/fixtures/retellings/blind71",
     "blind72": ROOT / "tests/fixtures/retellings/blind72",
     "blind73": ROOT / "tests/fixtures/retellings/blind73",
+    "blind74": ROOT / "tests/fixtures/retellings/blind74",
+    "blind75": ROOT / "tests/fixtures/retellings/blind75",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

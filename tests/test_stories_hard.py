@@ -386,6 +386,10 @@ BLIND_SETS = [
     # same): eight of blind72's twelve look-alikes name their story's town in passing
     ("blind72", 50, 0.76, 0.76, True),
     ("blind73", 50, 0.74, 0.69, True),
+    # session 45, scored once at its start: blind74 .817 (.76/.88), blind75 .791 (.75/.84):
+    # look-alikes that name their story's village or bridge in one background sentence
+    ("blind74", 50, 0.81, 0.88, True),
+    ("blind75", 50, 0.78, 0.83, True),
 ]
 
 
