@@ -249,3 +249,19 @@ def test_a_town_named_like_a_country_is_the_town_where_its_region_is_named() -> 
     places = {p.text: (p.name, p.country) for p in extract(text, "es").places}
     assert places["Argelia"] == ("Argelia", "CO")
     assert places["Popayán"][1] == "CO"
+
+
+def test_a_town_of_several_words_is_found_where_no_country_is_named() -> None:
+    """A local Portuguese report names its towns and never Brazil; 'Roxo' and 'Nova' are
+    Portuguese words, but 'Belford' and 'Iguaçu' are none, so each whole name is a town.
+    Two ordinary words together stay no place ('Boa Noite' is a greeting)."""
+    text = (
+        "Dois homens foram mortos a tiros na madrugada de domingo em Belford Roxo, na "
+        "Baixada Fluminense. Um terceiro foi levado para um hospital de Nova Iguaçu. "
+        "Boa Noite, escreveu a vizinha."
+    )
+    places = {(p.text, p.name, p.country) for p in extract(text, "pt").places}
+    assert places == {
+        ("Belford Roxo", "Belford Roxo", "BR"),
+        ("Nova Iguaçu", "Nova Iguaçu", "BR"),
+    }

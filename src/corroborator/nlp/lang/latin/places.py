@@ -175,6 +175,10 @@ def _find(
             plain = proper or not any(
                 ordinary(w.text, lang) for w in span for lang in (language, "en")
             )
+            # a town's whole name of several words, one of them no word of the language
+            # ('Belford Roxo', 'Nova Iguaçu'), is as plain as a word no dictionary holds:
+            # a local report often names its town and never its country
+            plain = plain or (len(span) > 1 and any(not ordinary(w.text, language) for w in span))
             declined = proper or any(not ordinary(w.text, language) for w in span)
             form, own, cands = _lookup(text[run[a].start : run[b].end], language, declined)
             if own is not None:
