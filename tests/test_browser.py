@@ -194,3 +194,25 @@ def test_accept_on_the_suggestions_page_merges(browser: object, tmp_path: Path) 
         page.goto(base + f"/incidents/{a}")
         assert b in page.locator("p.status").inner_text()  # "Merged from: ..."
         page.screenshot(path=str(tmp_path / "merged.png"), full_page=True)
+
+
+def test_not_this_story_on_the_document_page(browser: object, tmp_path: Path) -> None:
+    """A reviewer takes a report out of its story from the document page."""
+    from corroborator.storage.db import open_store
+    from test_suggestions import HOSPITAL, build
+
+    db = build(tmp_path, {**HOSPITAL, "c2.txt": HOSPITAL["c.txt"].replace("Doctors", "Nurses")})
+    docs = open_store(str(db)).documents(with_text=False)
+    doc_id = next(d["document_id"] for d in docs if d["source_file"] == "c2.txt")
+    with _serve(db) as base:
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto(base + f"/documents/{doc_id}")
+        assert page.locator("aside li a[href^='/documents/']").count() == 1  # c.txt
+        form = page.locator("form", has_text="Not this story")
+        form.locator("input[name=reviewer]").fill("ana")
+        form.locator("input[name=reason]").fill("another ward")
+        form.locator("button").click()
+        page.wait_for_load_state()
+        assert "Recorded other_story" in page.locator(".msg").inner_text()
+        assert "No other report tells this story." in page.locator("aside").inner_text()
+        page.screenshot(path=str(tmp_path / "left.png"), full_page=True)

@@ -30,6 +30,7 @@ ACTIONS = (
     "undo",
     "keep_apart",  # a suggested pair is two events (or stories): stop suggesting it
     "same_story",  # two documents report one story: their stories become one
+    "other_story",  # a document tells another story than the rest of its story: it leaves it
 )
 PAIR_KINDS = ("incident", "story")
 CORRECTABLE = (
@@ -44,7 +45,17 @@ CORRECTABLE = (
     "date",
     "evidence_types",
 )
-NEEDS_REASON = ("reject", "merge", "split", "correct", "copy", "undo", "keep_apart", "same_story")
+NEEDS_REASON = (
+    "reject",
+    "merge",
+    "split",
+    "correct",
+    "copy",
+    "undo",
+    "keep_apart",
+    "same_story",
+    "other_story",
+)
 
 
 class ReviewError(CorroboratorError):
@@ -113,6 +124,10 @@ def _validate(store: Store, action: str, target: str, payload: dict[str, Any]) -
             raise ReviewError("copy needs two different stored documents (target and original)")
         was = next(d["duplicate_of"] for d in found if d["document_id"] == target)
         return {"original": original, "was": was}
+    if action == "other_story":
+        if not store.documents([target], with_text=False):
+            raise ReviewError(f"no document {target!r}")
+        return {}
     if action == "same_story" or (action == "keep_apart" and payload.get("kind") == "story"):
         other = str(payload.get("other") or "")
         found = store.documents([target, other], with_text=False) if other else []
@@ -339,6 +354,8 @@ def apply_reviews(
             doc_by_id[r["target"]]["copy_review_id"] = r["review_id"]
         if r["action"] == "same_story":
             _same_story(docs, doc_by_id, r["target"], r["payload"]["other"])
+        if r["action"] == "other_story":
+            _other_story(docs, doc_by_id, r["target"])
     copies = {d["document_id"]: d.get("duplicate_of") for d in docs}
     by_id = {i["incident_id"]: i for i in incs}
     order = [i["incident_id"] for i in incs]
@@ -350,7 +367,7 @@ def apply_reviews(
                     _recount(inc, copies)
             continue
         inc = by_id.get(target)
-        if inc is None or act in ("keep_apart", "same_story"):  # these only hide suggestions
+        if inc is None or act in ("keep_apart", "same_story", "other_story"):  # not incidents
             continue
         if act in ("confirm", "reject"):
             inc["review_state"] = "confirmed" if act == "confirm" else "rejected"
@@ -404,6 +421,27 @@ def _same_story(
     for d in docs:
         if (d.get("story_id") or d["document_id"]) == gone:
             d["story_id"] = keep
+
+
+def _other_story(
+    docs: list[dict[str, Any]], doc_by_id: dict[str, dict[str, Any]], target: str
+) -> None:
+    """The document becomes a story of its own; the rest of its story stays together, under
+    its earliest remaining member's id when the story bore the leaving document's (a story's
+    id is its earliest member's, as the linker gives it)."""
+    doc = doc_by_id.get(target)
+    if doc is None:
+        return
+    story = doc.get("story_id") or target
+    rest = [d for d in docs if (d.get("story_id") or d["document_id"]) == story and d is not doc]
+    if story == target and rest:
+        first = min(
+            rest,
+            key=lambda d: (d.get("published") is None, d.get("published") or "", d["document_id"]),
+        )
+        for d in rest:
+            d["story_id"] = first["document_id"]
+    doc["story_id"] = target
 
 
 # -- writing the reviewed state back -----------------------------------------------------

@@ -119,6 +119,7 @@ def document_page(request: Request, document_id: str) -> HTMLResponse:
         quotes=quotes,
         segments=highlight.segments(doc["text"], marks),
         original=original,
+        story=queries.story_members(store, doc),
         history=review.history(store, [document_id]),
         archive_path=str(web(request).archive_root / doc["archive_relpath"]),
         media=store.document_media([document_id]).get(document_id, []),
@@ -286,6 +287,28 @@ def document_review(
     except review.ReviewError as exc:
         return _back(f"/documents/{document_id}", f"Not recorded: {exc}")
     return _back(f"/documents/{document_id}", f"Recorded copy mark as {done['review_id']}.")
+
+
+@router.post("/documents/{document_id}/story")
+def document_story(
+    request: Request,
+    document_id: str,
+    other: Annotated[str, Form()] = "",
+    reviewer: Annotated[str, Form()] = "",
+    reason: Annotated[str, Form()] = "",
+    csrf: Annotated[str, Form()] = "",
+) -> Response:
+    """A reviewer's word on the document's story: with `other`, the two documents tell one
+    story (`same_story`); without, it tells another story than the rest of its own
+    (`other_story`)."""
+    check_csrf(request, csrf)
+    other = other.strip()
+    action, payload = ("same_story", {"other": other}) if other else ("other_story", {})
+    try:
+        done = review.submit(web(request).store(), action, document_id, payload, reviewer, reason)
+    except review.ReviewError as exc:
+        return _back(f"/documents/{document_id}", f"Not recorded: {exc}")
+    return _back(f"/documents/{document_id}", f"Recorded {action} as {done['review_id']}.")
 
 
 @router.post("/reviews/{review_id}/undo")

@@ -154,6 +154,17 @@ def all_incident_records(store: Store, f: IncidentFilter | None = None) -> list[
     return search_incidents(store, f, "-score", 1, 10**9)[1]
 
 
+def story_members(store: Store, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The other documents of `doc`'s story, earliest first (undated last)."""
+    story = doc.get("story_id") or doc["document_id"]
+    return store.rows(
+        "SELECT document_id, title, outlet, published, source_file FROM documents"
+        " WHERE story_id = ? AND document_id <> ?"
+        " ORDER BY published IS NULL, published, document_id",
+        (story, doc["document_id"]),
+    )
+
+
 def quotes_for(store: Store, doc_ids: list[str]) -> list[dict[str, Any]]:
     if not doc_ids:
         return []
