@@ -199,11 +199,11 @@ def test_accept_on_the_suggestions_page_merges(browser: object, tmp_path: Path) 
 def test_not_this_story_on_the_document_page(browser: object, tmp_path: Path) -> None:
     """A reviewer takes a report out of its story from the document page."""
     from corroborator.storage.db import open_store
-    from test_suggestions import HOSPITAL, build
+    from test_suggestions import HOSPITAL, RETOLD, build
 
-    db = build(tmp_path, {**HOSPITAL, "c2.txt": HOSPITAL["c.txt"].replace("Doctors", "Nurses")})
+    db = build(tmp_path, {**HOSPITAL, "r.txt": RETOLD["r.txt"]})
     docs = open_store(str(db)).documents(with_text=False)
-    doc_id = next(d["document_id"] for d in docs if d["source_file"] == "c2.txt")
+    doc_id = next(d["document_id"] for d in docs if d["source_file"] == "r.txt")
     with _serve(db) as base:
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto(base + f"/documents/{doc_id}")

@@ -426,22 +426,24 @@ def _same_story(
 def _other_story(
     docs: list[dict[str, Any]], doc_by_id: dict[str, dict[str, Any]], target: str
 ) -> None:
-    """The document becomes a story of its own; the rest of its story stays together, under
-    its earliest remaining member's id when the story bore the leaving document's (a story's
-    id is its earliest member's, as the linker gives it)."""
+    """The document, with its copies, becomes a story of its own; the rest of its story
+    stays together, under its earliest remaining member's id when the story bore the
+    leaving document's (a story's id is its earliest member's, as the linker gives it)."""
     doc = doc_by_id.get(target)
     if doc is None:
         return
     story = doc.get("story_id") or target
-    rest = [d for d in docs if (d.get("story_id") or d["document_id"]) == story and d is not doc]
+    members = [d for d in docs if (d.get("story_id") or d["document_id"]) == story]
+    leaving = [d for d in members if target in (d["document_id"], d.get("duplicate_of"))]
+    rest = [d for d in members if target not in (d["document_id"], d.get("duplicate_of"))]
     if story == target and rest:
         first = min(
-            rest,
-            key=lambda d: (d.get("published") is None, d.get("published") or "", d["document_id"]),
+            rest, key=lambda d: (not d.get("published"), d.get("published") or "", d["document_id"])
         )
         for d in rest:
             d["story_id"] = first["document_id"]
-    doc["story_id"] = target
+    for d in leaving:
+        d["story_id"] = target
 
 
 # -- writing the reviewed state back -----------------------------------------------------
