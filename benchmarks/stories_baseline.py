@@ -136,6 +136,8 @@ FOLDERS = {
     "blind73": ROOT / "tests/fixtures/retellings/blind73",
     "blind74": ROOT / "tests/fixtures/retellings/blind74",
     "blind75": ROOT / "tests/fixtures/retellings/blind75",
+    "blind76": ROOT / "tests/fixtures/retellings/blind76",
+    "blind77": ROOT / "tests/fixtures/retellings/blind77",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

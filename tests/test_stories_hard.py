@@ -390,6 +390,10 @@ BLIND_SETS = [
     # look-alikes that name their story's village or bridge in one background sentence
     ("blind74", 50, 0.81, 0.88, True),
     ("blind75", 50, 0.78, 0.83, True),
+    # session 45, kept unseen to its end, scored once with its final code (the same with the
+    # starting code): blind76 .764 (.74/.79), blind77 .889 (1.0/.80)
+    ("blind76", 50, 0.76, 0.79, True),
+    ("blind77", 51, 0.88, 0.79, True),
 ]
 
 
