@@ -33,3 +33,17 @@ def test_a_town_counts_only_in_a_country_the_report_names() -> None:
     found = _places(sudan)
     assert ("الفاشر", "El Fasher", "SD") in found
     assert all(country == "SD" for *_, country in found)
+
+
+def test_a_country_named_by_its_adjective_vouches_for_its_towns() -> None:
+    """A local report says "the Libyan coast guard", never "Libya"; a nisba in any form
+    (feminine, plural, with the article and a proclitic) names the country. "المالية"
+    (financial) is no Malian, and "العربية" (Arabic) names no country."""
+    text = (
+        "قال مصدر في خفر السواحل الليبي إن دورية أطلقت النار قرب زوارة، "
+        "ونقلت وزارة المالية العربية أن المهاجرين الليبيين لم يصابوا. "
+        "وتتهم منظمات دولية السلطات في طرابلس بالتستر."
+    )
+    found = _places(text)
+    assert ("زوارة", "Zuwarah", "LY") in found and ("طرابلس", "Tripoli", "LY") in found
+    assert all(country == "LY" for *_, country in found)

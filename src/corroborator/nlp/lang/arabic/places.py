@@ -5,13 +5,15 @@ preposition, conjunction or article stands before it ("بالفاشر": "in El F
 of up to three words is looked up with and without the first word's proclitics. The
 dictionary holds the big towns' names (حلب, دمشق) beside its words, and some words are
 big towns (صور, "pictures", is also Tyre; المدينة, "the city", Medina): so a place counts
-only in a country the report names by its Arabic name; one word that the dictionary holds
+only in a country the report names by its Arabic name or its adjective ("the Libyan
+coast guard"); one word that the dictionary holds
 names only a major town, and only as written ("ورقة" is "paper", not "and Raqqa"); and a
 proclitic written onto a function word ("وأن", "and that"; Van) is that.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from corroborator.models import PlaceRef
@@ -98,9 +100,37 @@ def _find(text: str) -> list[_Found]:
     return out
 
 
+@cache
+def _nisbas() -> dict[str, str]:
+    """A country's adjective (its nisba, "ليبي" of ليبيا, "عراقي" of العراق), folded as
+    `arabic_key` folds names -> ISO code: "the Libyan coast guard" names Libya as surely
+    as "Libya" does. One-word names only, and only a stem of MIN_STEM letters or more."""
+    out: dict[str, str] = {}
+    for name, iso2 in countries.names("ar", arabic_key).items():
+        if " " in name:
+            continue
+        stem = name[:-2] if name.endswith("يا") else name[:-1] if name[-1] in "اه" else name
+        if len(stem) >= MIN_STEM:
+            out.setdefault(stem + "ي", iso2)
+    return out
+
+
+def _nisba_country(word: str) -> str | None:
+    """The country a word's nisba names, in any of its forms: with proclitics and the
+    article, feminine (-ة) or plural (-ين, -ون): "والليبيين", "السورية"."""
+    nisbas = _nisbas()
+    for form in _forms(word):
+        key = arabic_key(form)
+        for ending in ("", "ه", "ين", "ون"):
+            if key.endswith(ending) and (iso2 := nisbas.get(key[: len(key) - len(ending)])):
+                return iso2
+    return None
+
+
 def resolve(text: str) -> list[PlaceRef]:
     found = _find(text)
     named = {f.places[0].country for f in found if f.country}
+    named |= {c for m in ARABIC_WORD.finditer(text) if (c := _nisba_country(m.group()))}
     out: list[PlaceRef] = []
     for f in found:
         place = next(
