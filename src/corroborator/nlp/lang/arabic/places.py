@@ -5,10 +5,10 @@ preposition, conjunction or article stands before it ("بالفاشر": "in El F
 of up to three words is looked up with and without the first word's proclitics. The
 dictionary holds the big towns' names (حلب, دمشق) beside its words, and some words are
 big towns (صور, "pictures", is also Tyre; المدينة, "the city", Medina): so a place counts
-only in a country the report names by its Arabic name or its adjective ("the Libyan
-coast guard"); one word that the dictionary holds
-names only a major town, and only as written ("ورقة" is "paper", not "and Raqqa"); and a
-proclitic written onto a function word ("وأن", "and that"; Van) is that.
+only in a country the report names by its Arabic name or its adjective ("the Libyan coast
+guard"); one word that the dictionary holds names only a major town, and only as written
+("ورقة" is "paper", not "and Raqqa"); and a proclitic written onto a function word ("وأن",
+"and that"; Van) is that.
 """
 
 from __future__ import annotations
