@@ -155,3 +155,16 @@ def test_a_named_speaker_telling_the_past_is_a_witness() -> None:
         ("Петро Коваль", "witness"),
         ("Андрій Мороз", "other"),
     ]
+
+
+def test_a_city_is_the_city_and_na_names_its_region() -> None:
+    """GeoNames files Kherson and Odesa regions under the cities' own names; a report that
+    says "в Одесі" or "районі Херсона" means the city, and "на Запоріжжі" the region."""
+    text = (
+        "Вибух стався в Одесі біля порту. Снаряд влучив у Корабельному районі Херсона. "
+        "Окупанти обстріляли село на Запоріжжі."
+    )
+    found = {(p.text, p.name, p.precision) for p in extract(text).places}
+    assert ("Одесі", "Odesa", "settlement") in found
+    assert ("Херсона", "Kherson", "settlement") in found
+    assert ("Запоріжжі", "Zaporizhzhia", "admin1") in found

@@ -88,7 +88,10 @@ def _declined(word: str, adjective: bool = True) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _best(gaz: Gazetteer, names: list[str], cued: bool) -> Place | None:
+def _best(gaz: Gazetteer, names: list[str], cued: bool, region: bool = False) -> Place | None:
+    """The first name's best place: the town before the region filed under its name
+    ("в Одесі", "обстріляли Херсон", "районі Херсона" are the cities) unless `region`: "на
+    Запоріжжі" is how Ukrainian names the region."""
     for name in names:
         found = [
             p
@@ -96,6 +99,8 @@ def _best(gaz: Gazetteer, names: list[str], cued: bool) -> Place | None:
             if (p.country in _HOME or p.kind == "country") and p.kind != "admin2"
         ]
         found = [p for p in found if cued or p.major]
+        if not region:
+            found.sort(key=lambda p: p.kind == "admin1")
         if found:
             return found[0]
     return None
@@ -177,7 +182,8 @@ def resolve(
             continue
         if hit is None and (cued or t.start in named_at or inside):
             alone = cued and not region and not modifies
-            place = _best(gaz, variants(t.text, adjective=alone), cued)
+            on = i > 0 and toks[i - 1].lower == "на"
+            place = _best(gaz, variants(t.text, adjective=alone), cued, on)
             hit = (place, i) if place else None
         if hit is None:
             i += 1
