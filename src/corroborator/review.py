@@ -45,17 +45,7 @@ CORRECTABLE = (
     "date",
     "evidence_types",
 )
-NEEDS_REASON = (
-    "reject",
-    "merge",
-    "split",
-    "correct",
-    "copy",
-    "undo",
-    "keep_apart",
-    "same_story",
-    "other_story",
-)
+NEEDS_REASON = tuple(a for a in ACTIONS if a != "confirm")  # a confirmation may go unexplained
 
 
 class ReviewError(CorroboratorError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
@@ -208,6 +209,21 @@ def _back(path: str, msg: str) -> RedirectResponse:
     return RedirectResponse(f"{path}?msg={quote(msg)}", status_code=303)
 
 
+def _submitted(
+    request: Request,
+    path: str,
+    review_args: tuple[str, str, dict[str, Any], str, str],
+    said: Callable[[str], str],
+) -> RedirectResponse:
+    """Record a review (`review.submit`'s action, target, payload, reviewer and reason) and
+    go back to `path` saying so (`said` of the new review's id) or why not."""
+    try:
+        done = review.submit(web(request).store(), *review_args)
+    except review.ReviewError as exc:
+        return _back(path, f"Not recorded: {exc}")
+    return _back(path, said(done["review_id"]))
+
+
 @router.post("/incidents/{incident_id}/review")
 def incident_review(
     request: Request,
@@ -231,11 +247,10 @@ def incident_review(
         payload = {"field": field, "value": _value(field, value)}
     elif action not in ("confirm", "reject"):
         raise HTTPException(400, "unknown action")
-    try:
-        done = review.submit(web(request).store(), action, incident_id, payload, reviewer, reason)
-    except review.ReviewError as exc:
-        return _back(f"/incidents/{incident_id}", f"Not recorded: {exc}")
-    return _back(f"/incidents/{incident_id}", f"Recorded {action} as {done['review_id']}.")
+    args = (action, incident_id, payload, reviewer, reason)
+    return _submitted(
+        request, f"/incidents/{incident_id}", args, lambda rid: f"Recorded {action} as {rid}."
+    )
 
 
 def _mention(raw: str) -> dict[str, Any]:
@@ -275,18 +290,10 @@ def document_review(
     csrf: Annotated[str, Form()] = "",
 ) -> Response:
     check_csrf(request, csrf)
-    try:
-        done = review.submit(
-            web(request).store(),
-            "copy",
-            document_id,
-            {"original": original.strip()},
-            reviewer,
-            reason,
-        )
-    except review.ReviewError as exc:
-        return _back(f"/documents/{document_id}", f"Not recorded: {exc}")
-    return _back(f"/documents/{document_id}", f"Recorded copy mark as {done['review_id']}.")
+    args = ("copy", document_id, {"original": original.strip()}, reviewer, reason)
+    return _submitted(
+        request, f"/documents/{document_id}", args, lambda rid: f"Recorded copy mark as {rid}."
+    )
 
 
 @router.post("/documents/{document_id}/story")
@@ -304,11 +311,10 @@ def document_story(
     check_csrf(request, csrf)
     other = other.strip()
     action, payload = ("same_story", {"other": other}) if other else ("other_story", {})
-    try:
-        done = review.submit(web(request).store(), action, document_id, payload, reviewer, reason)
-    except review.ReviewError as exc:
-        return _back(f"/documents/{document_id}", f"Not recorded: {exc}")
-    return _back(f"/documents/{document_id}", f"Recorded {action} as {done['review_id']}.")
+    args = (action, document_id, payload, reviewer, reason)
+    return _submitted(
+        request, f"/documents/{document_id}", args, lambda rid: f"Recorded {action} as {rid}."
+    )
 
 
 @router.post("/reviews/{review_id}/undo")
@@ -322,11 +328,8 @@ def undo_review(
 ) -> Response:
     check_csrf(request, csrf)
     path = back if back.startswith("/") and not back.startswith("//") else "/"
-    try:
-        done = review.submit(web(request).store(), "undo", review_id, {}, reviewer, reason)
-    except review.ReviewError as exc:
-        return _back(path, f"Not recorded: {exc}")
-    return _back(path, f"Undid {review_id} ({done['review_id']}).")
+    args: tuple[str, str, dict[str, Any], str, str] = ("undo", review_id, {}, reviewer, reason)
+    return _submitted(request, path, args, lambda rid: f"Undid {review_id} ({rid}).")
 
 
 @router.get("/suggestions", response_class=HTMLResponse)
@@ -365,8 +368,7 @@ def decide_suggestion(
     accept = {"incident": "merge", "story": "same_story"}[kind]
     action = accept if decision == "accept" else "keep_apart"
     payload = {"other": b} | ({"kind": kind} if action == "keep_apart" else {})
-    try:
-        done = review.submit(web(request).store(), action, a, payload, reviewer, reason)
-    except review.ReviewError as exc:
-        return _back(path, f"Not recorded: {exc}")
-    return _back(path, f"Recorded {action} of {a} and {b} as {done['review_id']}.")
+    args = (action, a, payload, reviewer, reason)
+    return _submitted(
+        request, path, args, lambda rid: f"Recorded {action} of {a} and {b} as {rid}."
+    )
