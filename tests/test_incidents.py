@@ -242,6 +242,54 @@ def test_victims_held_by_their_own_words_are_captives(extract, text: str, kind: 
     assert _types(extract(text)) == [kind]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "A quadcopter dropped a grenade on a pensioner who was walking his goat near "
+            "Vysokopillia, killing him.",
+            "killing_civilians",
+        ),
+        (
+            "An FPV drone struck a farmer's pickup on the road to Velyka Pysarivka, killing "
+            "the driver.",
+            "killing_civilians",
+        ),
+        (
+            "A teacher was killed in a drone strike on his van outside Huliaipole.",
+            "killing_civilians",
+        ),
+        ("Drone kills woman on the riverbank in Nikopol.", "killing_civilians"),
+        ("A drone hit a crowded bus stop in Kherson, killing two women.", "attack_populated_area"),
+        (
+            "A missile hit a car park beside a school in Sumy, killing a guard.",
+            "attack_populated_area",
+        ),
+        ("A drone killed a soldier near the bridge.", None),
+    ],
+)
+def test_a_drone_that_singles_out_one_person_or_vehicle_kills(extract, text: str, kind) -> None:
+    """A drone hunting one civilian, one car or one tractor is a killing of civilians; a
+    drone on a bus stop and a missile anywhere attack a populated area."""
+    assert _types(extract(text)) == ([kind] if kind else [])
+
+
+def test_the_law_s_name_for_the_act_is_no_further_act(extract) -> None:
+    """A court item names the charge ('premeditated murder') and the penalty the defendant
+    faces: neither is one more telling of the act, nor a threat to troops."""
+    ex = extract(
+        "A Russian corporal went on trial in Chernihiv on Tuesday, accused of shooting a "
+        "tractor driver, Mykola Bilyk, 47, at a roadblock outside Yahidne in March 2022."
+        "\n\nThe corporal's unit had held the village for four weeks. Witnesses said "
+        "soldiers searched every house and took phones from residents.\n\nThe defendant "
+        "pleaded not guilty.\n\nHe is charged under Article 438 of the Criminal Code with "
+        "violation of the laws and customs of war combined with premeditated murder, and "
+        "faces up to life imprisonment."
+    )
+    assert _types(ex) == ["killing_civilians"]
+    assert len(ex.incidents[0].mentions) == 1
+
+
 def test_military_target_is_not_an_attack_on_civilians(extract) -> None:
     ex = extract(
         "A military airfield south of the city has been hit by missiles, destroying the "

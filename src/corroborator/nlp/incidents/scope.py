@@ -190,6 +190,17 @@ def accountability(tok: Token) -> bool:
     )
 
 
+def sentenced(tok: Token) -> bool:
+    """'Is charged with premeditated murder and faces up to life imprisonment', 'if
+    convicted, the defendants face the death penalty': a defendant facing the law's
+    penalty, not troops threatened into fighting ('deserters face criminal charges' is)."""
+    if _low(tok) != "face":
+        return False
+    penalty = {t.i for c in tok.children if c.dep_ in ("dobj", "prep") for t in c.subtree}
+    law = words()["case_law"]
+    return any(_low(t) in law for t in tok.sent if t.i not in penalty)
+
+
 def negated_copula(trig: Token) -> bool:
     """'Schools are not a target': the act's noun denied through a negated 'be'."""
     if trig.dep_ not in ("attr", "acomp") or _low(trig.head) != "be":
@@ -211,18 +222,20 @@ def uncharged(trig: Token) -> bool:
 
 def charged_kind(trig: Token) -> bool:
     """'Trying a commander on charges of crimes against humanity by murder, rape and sexual
-    slavery': acts named as the charges are the law's names for what the trial is about;
-    the acts themselves are told where the report tells them ('is charged with the murder
-    of two farmers in Ituri' names one)."""
+    slavery', 'charged with premeditated murder, kidnapping and looting', 'notified of
+    suspicion of violating the laws and customs of war combined with premeditated murder':
+    acts named as the charges are the law's names for what the case is about; the acts
+    themselves are told where the report tells them ('is charged with the murder of two
+    farmers in Ituri' names one)."""
     if not is_noun(trig):
         return False
     first = trig
-    while first.dep_ == "conj":
+    while first.dep_ in ("conj", "compound"):  # 'the missile launch' is one launch
         first = first.head
     if any(c.dep_ in ("det", "poss", "nummod") for c in first.children):
         return False
-    charge = words()["charge"]
-    return any(_low(a) in charge for a in list(first.ancestors)[:5] if a.pos_ == "NOUN")
+    law = words()["case_law"]
+    return any(_low(a) in law for a in list(first.ancestors)[:5])
 
 
 _RUMOUR = frozenset(("rumour", "rumor", "hearsay"))

@@ -20,8 +20,16 @@ from corroborator.nlp.incidents.lexicon import (
 )
 from corroborator.nlp.incidents.mention import KILL_TYPES, Mention, family_of
 from corroborator.nlp.incidents.mood import ORDER_DEPS, RECIPIENT, governed_by
-from corroborator.nlp.incidents.roles import UNDERGONE, first_person, noun_group, roles
+from corroborator.nlp.incidents.roles import (
+    CIVILIAN_GROUPS,
+    UNDERGONE,
+    first_person,
+    head_noun,
+    noun_group,
+    roles,
+)
 from corroborator.nlp.incidents.triggers import find_triggers, retold_custody, typed_mention
+from corroborator.nlp.lexicon import persons
 from corroborator.nlp.pipeline import text_of
 
 
@@ -72,9 +80,11 @@ def mentions_in_unit(units: list[Span], k: int) -> tuple[list[Mention], set[str]
         ) or retold_custody(m)
         m.recap = context.temporal_recap(m.trigger)
         cause = _attack_cause(m.trigger) if m.type == "killing_civilians" else None
-        if cause is not None:  # 'killed in an air strike': the attack, with its toll
-            m.type = "attack_populated_area"
-            m.anaphoric = m.anaphoric or context.anaphoric(cause)
+        if cause is not None and not _hunted(m, cause):
+            m.type = "attack_populated_area"  # 'killed in an air strike': the attack, with
+            m.anaphoric = m.anaphoric or context.anaphoric(cause)  # its toll
+        elif m.type == "attack_populated_area" and _hunted(m, None):
+            m.type = "killing_civilians"
     # 'I'/'we' as doers, or 'admitted to killing': a confession of the act
     admissions = matches(list(unit), lexicon().terms["confess"])
     for m in out:
@@ -181,6 +191,38 @@ def _attack_cause(trig: Token) -> Token | None:
             ):
                 return g
     return None
+
+
+def _hunted(m: Mention, cause: Token | None) -> bool:
+    """'A drone hit a car, killing the driver', 'a drone dropped a grenade on a woman
+    cycling home', 'killed in a drone strike on his car': a weapon that singles out one
+    civilian or one vehicle kills them; it does not attack a populated area as shells,
+    missiles or a drone on a bus stop do. `cause` is the attack a death is put down to."""
+    means = [m.trigger, *m.agents, *(cause.subtree if cause is not None else ())]
+    if not has(means, "hunting_weapons"):
+        return False
+    hit = [
+        t
+        for c in (cause.children if cause is not None else ())
+        if c.dep_ == "prep"
+        for t in c.subtree
+    ]
+    target = head_noun(
+        [
+            t
+            for t in (hit or m.patient)
+            if t.pos_ in ("NOUN", "PROPN")
+            and not has([t], "dropped_munitions")
+            and not has([t], "hunting_weapons")
+        ]
+    )
+    if target is None:
+        return False
+    if has(noun_group(target), "personal_vehicles"):
+        return True
+    person = persons().get(low(target))
+    civilian = victim_groups([target]) & CIVILIAN_GROUPS or (person and person.group == "-")
+    return target.tag_ == "NN" and bool(civilian)
 
 
 def _struck_when(clause: Token) -> bool:

@@ -73,7 +73,8 @@ def threat_mentions(units: list[Span], k: int, recalled: list[Token]) -> list[Me
                 "deserters",
                 "own_soldiers",
             }
-            accountable = out_of_scope.accountability(tok)  # 'those responsible will face the law'
+            # 'those responsible will face the law', 'if convicted, they face life in prison'
+            accountable = out_of_scope.accountability(tok) or out_of_scope.sentenced(tok)
             if (punish or soldiers) and coercion_context(units, k) and not negated(tok, []):
                 if accountable:
                     continue
