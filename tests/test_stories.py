@@ -458,12 +458,12 @@ def test_transliterations_of_one_town_are_no_conflict() -> None:
     Kabkabiyah): read as one town, not as two. Towns that only sound a little alike
     (Kherson, Kharkiv; Bucha, Bakhmut) stay two."""
     from corroborator.linking.names import word_key
-    from corroborator.linking.stories import _one_spelling
+    from corroborator.linking.stories.spelling import one_spelling
 
     for a, b in (("Tabayin", "Depayin"), ("Kabkabiyah", "Kebkabiya"), ("Obeid", "Ubayyid")):
-        assert _one_spelling(word_key(a), word_key(b)), (a, b)
+        assert one_spelling(word_key(a), word_key(b)), (a, b)
     for a, b in (("Kherson", "Kharkiv"), ("Bucha", "Bakhmut"), ("Mariupol", "Marinka")):
-        assert not _one_spelling(word_key(a), word_key(b)), (a, b)
+        assert not one_spelling(word_key(a), word_key(b)), (a, b)
     t1 = _doc("t1", "Jets bombed a school in Tabayin township, killing 19.", places=("Tabayin",))
     t2 = _doc("t2", "The air strike on Depayin killed at least 21 pupils.", places=("Depayin",))
     t3 = _doc("t3", "Soldiers burned homes in Kani township on Sunday.", places=("Kani",))
@@ -648,12 +648,12 @@ def test_arabic_words_lose_their_proclitics_and_names_keep_their_consonants() ->
 def test_arabic_names_keep_their_marks_and_latin_ones_lose_the_article() -> None:
     """A shadda (المغيّر) is part of the word, not a break in it, and the Latin spelling's
     article (al-Mughayyir) is no part of the name: both give the skeleton m-g-r."""
-    from corroborator.linking.stories import _skeletons
+    from corroborator.linking.stories.terms import skeletons
     from corroborator.nlp.lang.arabic import words as arabic
 
     assert [w for w, _ in arabic.words("هاجم مستوطنون قرية المغيّر")][-1] == "مغير"
-    assert "mgr" in _skeletons("هاجم مستوطنون قرية المغيّر أمس.", "ar")
-    assert "mgr" in _skeletons("Settlers attacked the village of al-Mughayyir.", "en")
+    assert "mgr" in skeletons("هاجم مستوطنون قرية المغيّر أمس.", "ar")
+    assert "mgr" in skeletons("Settlers attacked the village of al-Mughayyir.", "en")
 
 
 def test_a_town_an_arabic_report_writes_is_no_place_conflict() -> None:
@@ -909,7 +909,7 @@ def test_acts_in_two_villages_of_one_district_are_two_places() -> None:
     from dataclasses import asdict
 
     from corroborator.linking import build
-    from corroborator.linking.stories import _place_conflict
+    from corroborator.linking.stories.conflicts import place_conflict
     from corroborator.nlp.pipeline import extract
 
     def doc(doc_id: str, text: str) -> StoryDoc:
@@ -944,8 +944,8 @@ def test_acts_in_two_villages_of_one_district_are_two_places() -> None:
     )
     assert "Byshiv" in captioned.places and captioned.villages == ("Kurylivka",)
     index, v = _index(_corpus(first, second, market, retold))
-    assert _place_conflict(v["a"], v["b"])
-    assert not _place_conflict(v["c"], v["d"])
+    assert place_conflict(v["a"], v["b"])
+    assert not place_conflict(v["c"], v["d"])
 
 
 def test_a_dateline_town_named_only_there_is_not_what_a_report_is_about() -> None:

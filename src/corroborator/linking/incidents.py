@@ -33,7 +33,7 @@ MERGE_THRESHOLD = 0.5
 SUGGEST_THRESHOLD = 0.3
 ANCHOR_TEXT = 0.15  # below this mention overlap, coarse fields alone never merge
 NEAR_KM = 25.0  # two named settlements this close may be one event's place
-SAME_STORY = 0.2  # both documents' main event is one story (linking/stories.py)
+SAME_STORY = 0.2  # both documents' main event is one story (linking/stories/)
 
 
 def _lexicon(name: str) -> frozenset[str]:

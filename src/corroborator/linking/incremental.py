@@ -278,7 +278,7 @@ def _follow_renames(
 # ------------------------------------------------------------------ stories
 
 
-class _StoredCounts(stories._HashedCounts):
+class _StoredCounts(stories.HashedCounts):
     """The hashed document frequencies, read from `term_df` slot by slot as needed."""
 
     def __init__(self, store: Store, bits: int = stories.DF_BITS) -> None:
@@ -356,11 +356,11 @@ class _StoredStoryIndex(stories.StoryIndex):
         for r in rows:
             self._postings[r["key"]].append(r["document_id"])
             if r["document_id"] not in self._vecs:  # a stub: `candidates` reads only the day
-                self._vecs[r["document_id"]] = stories._Vec(
+                self._vecs[r["document_id"]] = stories.Vec(
                     r["document_id"], {}, 1.0, frozenset(), r["day"]
                 )
 
-    def candidates(self, vec: stories._Vec) -> set[str]:
+    def candidates(self, vec: stories.Vec) -> set[str]:
         self.load_postings(stories.lookup_keys(vec.blocks))
         found = super().candidates(vec)
         self._load_vectors(sorted(found))
@@ -374,7 +374,7 @@ def _story(store: Store, doc: stories.StoryDoc, n_docs: int, moved_to: dict[str,
     reading = stories.read(doc)
     df = index.df
     assert isinstance(df, _StoredCounts)
-    df.load({*reading.counts, *stories._keys(doc), *stories.quote_shingles(doc.quotes)})
+    df.load({*reading.counts, *stories.entity_keys(doc), *stories.quote_shingles(doc.quotes)})
     if doc.duplicate_of:
         index.load_stories({doc.duplicate_of})
     story = index.link(doc, reading)

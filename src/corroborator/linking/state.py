@@ -98,7 +98,7 @@ def sentence_keys(text: str) -> list[str]:
 # ------------------------------------------------------------------ codecs
 
 
-def vec_json(vec: stories._Vec) -> str:
+def vec_json(vec: stories.Vec) -> str:
     return json.dumps(
         {
             "terms": vec.terms,
@@ -129,9 +129,9 @@ def vec_json(vec: stories._Vec) -> str:
     )
 
 
-def vec_from_json(doc_id: str, payload: str) -> stories._Vec:
+def vec_from_json(doc_id: str, payload: str) -> stories.Vec:
     d = json.loads(payload)
-    return stories._Vec(
+    return stories.Vec(
         doc_id,
         d["terms"],
         d["norm"],
