@@ -27,6 +27,7 @@ from corroborator.linking.stories import (
     quote_shingles,
     term_counts,
 )
+from corroborator.linking.stories.ages import ages
 from corroborator.nlp.pipeline import load_nlp
 
 FIX = Path(__file__).parent / "fixtures" / "linking"
@@ -481,6 +482,36 @@ def test_figures_are_shared_evidence() -> None:
     index, v = _index(docs)
     assert index.components(v["d1"], v["d2"]).figures == 0.5
     assert index.components(v["d1"], v["d3"]).figures == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("A 24-year-old conscript captured near Kupiansk says", 24),
+        ("The prisoner, who is 24 years old, said", 24),
+        ("Mykola Tkach, 58, was in his yard when", 58),
+        ("Полонений 24-річний контрактник розповів", 24),
+        ("Un soldado de 24 años capturado cerca de Kupiansk", 24),
+        ("Der 24-jährige Gefangene sagte", 24),
+        ("Shelling hit Kupiansk, 24 February", None),
+    ],
+)
+def test_the_ages_a_report_gives_its_people(text: str, age: int | None) -> None:
+    assert ages(text) == ({age} if age else set())
+
+
+def test_one_age_is_shared_evidence_beside_tolls_that_differ() -> None:
+    """A retelling gives the nameless prisoner's age and revises the toll: the age is
+    shared as a toll would be, and it does not dilute a toll both give."""
+    docs = _corpus(
+        _doc("d1", "A 24-year-old prisoner says his unit shot 6 villagers.", figures=(6,)),
+        _doc("d2", "The captured soldier, aged 24, says they shot 8 people.", figures=(8,)),
+        _doc("d3", "A prisoner, aged 31, says his unit shot 6 villagers.", figures=(6,)),
+    )
+    index, v = _index(docs)
+    assert index.components(v["d1"], v["d2"]).figures == 1.0
+    assert index.components(v["d1"], v["d3"]).figures == 1.0
+    assert index.components(v["d2"], v["d3"]).figures == 0.0
 
 
 def test_a_missing_date_does_not_veto_a_link() -> None:

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from corroborator.linking.copies import sentences
+from corroborator.linking.stories.ages import ages
 from corroborator.linking.stories.records import Reading, StoryDoc
 from corroborator.linking.stories.terms import LEAD_SENTENCES, read_terms, skeletons, term_counts
 from corroborator.nlp import lexicon
@@ -30,7 +31,7 @@ def read(doc: StoryDoc) -> Reading:
 
 def read_words(text: str, language: str | None) -> Reading:
     counts, said = read_terms(text, language)
-    return Reading(counts, said, skeletons(text, language), _sites(text, language))
+    return Reading(counts, said, skeletons(text, language), _sites(text, language), ages(text))
 
 
 @lru_cache(maxsize=1)

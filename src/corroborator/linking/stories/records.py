@@ -65,6 +65,7 @@ class Reading:
     said: dict[str, float]
     skeletons: frozenset[str]  # `terms.skeletons`
     sites: tuple[frozenset[str], frozenset[str]]  # `reading._sites`
+    ages: frozenset[int]  # `ages.ages`
 
 
 @dataclass
@@ -77,7 +78,7 @@ class Vec:
     blocks: list[str] = field(default_factory=list)
     places: frozenset[str] = frozenset()  # the subset of `keys` naming towns
     quotes: frozenset[str] = frozenset()
-    figures: frozenset[str] = frozenset()
+    figures: frozenset[str] = frozenset()  # "n:" tolls and "a:" ages (`score.figure_keys`)
     name_norm: float = 1.0  # `norm` is that of the event terms
     actors: frozenset[str] = frozenset()  # the subset of `keys` naming people and groups
     protagonist: str = ""  # name term of the actor the text names most often

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from unidecode import unidecode
@@ -87,11 +88,21 @@ def quote_shingles(quotes: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def figure_keys(doc: StoryDoc) -> frozenset[str]:
-    return frozenset(f"n:{n}" for n in doc.figures if n >= 2)  # "one", "two" are everywhere
+def figure_keys(doc: StoryDoc, ages: frozenset[int]) -> frozenset[str]:
+    counts = frozenset(f"n:{n}" for n in doc.figures if n >= 2)  # "one", "two" are everywhere
+    return counts | {f"a:{n}" for n in ages}
 
 
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+def figure_share(a: frozenset[str], b: frozenset[str]) -> float:
+    """The share of tolls or of ages two reports have in common, whichever is higher: a
+    retelling that gives the soldier's age but no toll should not have its tolls' match
+    diluted by the age, nor an age match by the tolls (pooled in one share, the ages cost
+    four of 89 story sets up to .057; apart, none)."""
+    counts = jaccard({k for k in a if k[0] == "n"}, {k for k in b if k[0] == "n"})
+    return max(counts, jaccard({k for k in a if k[0] == "a"}, {k for k in b if k[0] == "a"}))
+
+
+def jaccard(a: AbstractSet[str], b: AbstractSet[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
