@@ -259,6 +259,11 @@ def test_victims_held_by_their_own_words_are_captives(extract, text: str, kind: 
             "A teacher was killed in a drone strike on his van outside Huliaipole.",
             "killing_civilians",
         ),
+        (
+            "Footage shows a drone hitting a tractor in a field near Bilozerka; the tractor "
+            "driver was killed.",
+            "killing_civilians",
+        ),
         ("Drone kills woman on the riverbank in Nikopol.", "killing_civilians"),
         ("A drone hit a crowded bus stop in Kherson, killing two women.", "attack_populated_area"),
         (

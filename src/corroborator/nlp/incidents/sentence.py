@@ -197,16 +197,15 @@ def _hunted(m: Mention, cause: Token | None) -> bool:
     """'A drone hit a car, killing the driver', 'a drone dropped a grenade on a woman
     cycling home', 'killed in a drone strike on his car': a weapon that singles out one
     civilian or one vehicle kills them; it does not attack a populated area as shells,
-    missiles or a drone on a bus stop do. `cause` is the attack a death is put down to."""
+    missiles or a drone on a bus stop do. `cause` is the attack a death is put down to;
+    a weapon told by its noun hits what its clause does ('a drone hitting a car')."""
     means = [m.trigger, *m.agents, *(cause.subtree if cause is not None else ())]
     if not has(means, "hunting_weapons"):
         return False
-    hit = [
-        t
-        for c in (cause.children if cause is not None else ())
-        if c.dep_ == "prep"
-        for t in c.subtree
-    ]
+    if cause is not None:  # 'killed in a drone strike on his car'
+        hit = [t for c in cause.children if c.dep_ == "prep" for t in c.subtree]
+    else:  # 'a drone hitting a car'
+        hit = [t for c in m.trigger.children if c.dep_ == "acl" for t in c.subtree]
     target = head_noun(
         [
             t
