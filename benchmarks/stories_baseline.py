@@ -138,6 +138,8 @@ FOLDERS = {
     "blind75": ROOT / "tests/fixtures/retellings/blind75",
     "blind76": ROOT / "tests/fixtures/retellings/blind76",
     "blind77": ROOT / "tests/fixtures/retellings/blind77",
+    "seedtell5": ROOT / "tests/fixtures/retellings/seedtell5",
+    "blind78": ROOT / "tests/fixtures/retellings/blind78",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

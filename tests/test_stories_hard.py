@@ -400,6 +400,11 @@ BLIND_SETS = [
     # starting code): blind76 .764 (.74/.79), blind77 .889 (1.0/.80)
     ("blind76", 50, 0.76, 0.79, True),
     ("blind77", 51, 0.88, 0.79, True),
+    # session 46, scored once at its start: seedtell5 .883 (1.0/.79; the seeds' four
+    # stories; the nameless 22-year-old prisoner's seven retellings fell into five), .936 once
+    # reports share his age; blind78 .800 (.92/.71; the seeds' genres, invented incidents)
+    ("seedtell5", 46, 0.93, 0.87, True),
+    ("blind78", 51, 0.79, 0.70, True),
 ]
 
 
