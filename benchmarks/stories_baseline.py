@@ -140,6 +140,7 @@ FOLDERS = {
     "blind77": ROOT / "tests/fixtures/retellings/blind77",
     "seedtell5": ROOT / "tests/fixtures/retellings/seedtell5",
     "blind78": ROOT / "tests/fixtures/retellings/blind78",
+    "blind79": ROOT / "tests/fixtures/retellings/blind79",
     "ardev": ROOT / "tests/fixtures/retellings/ardev",
     "examples": ROOT / "examples",
 }

@@ -405,6 +405,9 @@ BLIND_SETS = [
     # reports share his age; blind78 .800 (.92/.71; the seeds' genres, invented incidents)
     ("seedtell5", 46, 0.93, 0.87, True),
     ("blind78", 51, 0.79, 0.70, True),
+    # session 46, kept unseen to its end, scored once with its final code (the same with the
+    # starting code): .810 (.85/.77)
+    ("blind79", 50, 0.80, 0.77, True),
 ]
 
 
