@@ -677,6 +677,20 @@ def test_an_act_overnight_is_dated_by_the_day_it_was_told(extract) -> None:
     assert [i.date.start for i in report.incidents] == ["2025-04-30"]
 
 
+def test_a_town_named_as_often_as_its_country_is_the_reports_place(extract) -> None:
+    """An act told with no place of its own takes the report's main place; between a town
+    and its country named as often, the town says more."""
+    ex = extract(
+        "Ukraine's prosecutors have opened a case after residents of Hostomel described the "
+        "occupation.\n\nSoldiers came to the house of a retired teacher one morning. They "
+        "shot him in his yard, a neighbour said.\n\nResidents said the soldiers left "
+        "Hostomel at the end of March. Ukraine has opened thousands of such cases."
+    )
+    assert [(i.type, i.location and i.location.name) for i in ex.incidents] == [
+        ("killing_civilians", "Hostomel")
+    ]
+
+
 def test_a_roundup_items_heading_places_its_act(extract) -> None:
     """'KOSTIANTYNIVKA. By Tuesday five people had died after last Friday's strike ... in
     the centre of the town': the item's heading is the act's town, not the town the digest
