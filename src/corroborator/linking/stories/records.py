@@ -35,6 +35,7 @@ class StoryDoc:
     event_population: int | None = None  # ... and the number of people of its town
     act_days: tuple[str, ...] = ()  # the days it dates any incident to
     villages: tuple[str, ...] = ()  # its `places` of under FOLLOW_UP_POPULATION people it
+    # names in its lead or more than once
 
 
 @dataclass(frozen=True)

@@ -289,8 +289,9 @@ def choose_place(
     "Gunmen attacked the village of X. At least 16 were killed."), else the place heading
     its paragraph as a roundup's item ("DOBROPILLIA. By Monday six ..."), else, for a mention
     placed by 'there' alone, the place of the sentence before it, else the document's
-    main place (a town over its country when named as often). A paragraph's other sentences are not used: in quoted accounts they name
-    where the speaker was, not the act ('Soledar' beside a Bakhmut confession)."""
+    main place (a town over its country when named as often). A paragraph's other
+    sentences are not used: in quoted accounts they name where the speaker was, not the
+    act ('Soledar' beside a Bakhmut confession)."""
     ok = [p for p in places if usable_place(doc, p)]
     pool = [
         p

@@ -29,7 +29,6 @@ from corroborator.nlp.incidents.roles import (
     roles,
 )
 from corroborator.nlp.incidents.triggers import find_triggers, retold_custody, typed_mention
-from corroborator.nlp.lexicon import persons
 from corroborator.nlp.pipeline import text_of
 
 
@@ -219,9 +218,7 @@ def _hunted(m: Mention, cause: Token | None) -> bool:
         return False
     if has(noun_group(target), "personal_vehicles"):
         return True
-    person = persons().get(low(target))
-    civilian = victim_groups([target]) & CIVILIAN_GROUPS or (person and person.group == "-")
-    return target.tag_ == "NN" and bool(civilian)
+    return target.tag_ == "NN" and bool(victim_groups([target]) & CIVILIAN_GROUPS)
 
 
 def _struck_when(clause: Token) -> bool:
